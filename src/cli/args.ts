@@ -1,0 +1,36 @@
+/** Small helpers over `node:util` parseArgs: one-line usage errors, validated numbers and paths. */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+import { ModelInputError } from '../errors.js';
+
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  argv: readonly string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new ModelInputError('usage', `${command}: ${(error as Error).message} (see --help)`);
+  }
+}
+
+export function parseInteger(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max) {
+    throw new ModelInputError('usage', `${flag} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return number;
+}
+
+export async function resolveDirectory(flag: string, value: string | undefined): Promise<string> {
+  const path = resolve(value ?? '.');
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) {
+    throw new ModelInputError('usage', `${flag}: '${value ?? '.'}' is not a directory`);
+  }
+  return path;
+}

@@ -1,0 +1,124 @@
+/** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
+import { ModelInputError } from '../errors.js';
+import { createStderrLogger, type Logger } from '../logger.js';
+import { parseModelSpec } from '../models/sources.js';
+import { createModelInputServerFactory } from '../server/modelInputServer.js';
+import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
+import { loadKeyRing } from '../state/index.js';
+import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
+import { listenHttp } from '../transports/nodeHttp.js';
+import { serveStdioFront } from '../transports/stdio.js';
+import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
+import { SERVE_USAGE } from './usage.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Parses `[HOST:]PORT` (IPv6 hosts in brackets). */
+export function parseListenAddress(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
+  const port = match === null ? NaN : Number(match[2]);
+  if (match === null || !Number.isInteger(port) || port > 65_535) {
+    throw new ModelInputError('usage', `--http expects [HOST:]PORT, got '${value}'`);
+  }
+  const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      logger.info(`${signal}: shutting down`);
+      void close().finally(() => resolve(0));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+export async function runServe(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('serve', argv, {
+    stdio: { type: 'boolean' },
+    http: { type: 'string' },
+    root: { type: 'string' },
+    model: { type: 'string' },
+    'state-keys-file': { type: 'string' },
+    'state-ttl': { type: 'string' },
+    'max-rounds': { type: 'string' },
+    'tokens-file': { type: 'string' },
+    'allow-remote': { type: 'boolean' },
+    'max-body': { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    console.log(SERVE_USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) throw new ModelInputError('usage', `serve: unexpected argument '${positionals[0]}'`);
+  if ((values.stdio === true) === (values.http !== undefined)) {
+    throw new ModelInputError('usage', 'serve: pass exactly one of --stdio or --http [HOST:]PORT (see --help)');
+  }
+  if (values.stdio === true) {
+    for (const flag of ['tokens-file', 'allow-remote', 'max-body'] as const) {
+      if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
+    }
+  }
+
+  const logger = createStderrLogger({ quiet: values.quiet === true });
+  const root = await resolveDirectory('--root', values.root);
+  const models = parseModelSpec(values.model ?? 'host');
+  const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
+  const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
+  const { ring, warning } = await loadKeyRing({
+    envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
+    filePath: values['state-keys-file'],
+  });
+  if (warning !== undefined) logger.warn(warning);
+  const common = {
+    root,
+    models,
+    keyRing: ring,
+    logger,
+    ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
+    ...(maxRounds !== undefined && { maxRounds }),
+  };
+
+  if (values.stdio === true) {
+    const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal() });
+    const handle = serveStdioFront({ factory, logger });
+    logger.info(`serving ${root} on stdio (model: ${models.spec})`);
+    process.stdin.once('end', () => void handle.close());
+    return await new Promise<number>((resolve) => {
+      process.stdin.once('close', () => resolve(0));
+      void waitForShutdown(() => handle.close(), logger).then(resolve);
+    });
+  }
+
+  const { host, port } = parseListenAddress(values.http ?? '');
+  const tokens = values['tokens-file'] === undefined ? undefined : await loadTokensFile(values['tokens-file']);
+  if (!LOOPBACK.has(host) && tokens === undefined && values['allow-remote'] !== true) {
+    throw new ModelInputError(
+      'usage',
+      `serve: refusing to bind ${host} without --tokens-file (every caller would be '${ANONYMOUS}'); pass --allow-remote to do it anyway`,
+    );
+  }
+  const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
+  const factory = createModelInputServerFactory({ ...common, defaultPrincipal: ANONYMOUS });
+  const listening = await listenHttp(
+    (boundPort) => {
+      const allowedHosts = defaultAllowedHosts(host, boundPort);
+      return createHttpFront({
+        factory,
+        logger,
+        allowedHosts,
+        allowedOrigins: defaultAllowedOrigins(allowedHosts),
+        ...(tokens !== undefined && { tokens }),
+        ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+      });
+    },
+    host,
+    port,
+  );
+  logger.info(`serving ${root} at ${listening.origin}/mcp (model: ${models.spec})`);
+  return waitForShutdown(() => listening.close(), logger);
+}

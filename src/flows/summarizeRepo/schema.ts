@@ -1,0 +1,44 @@
+/** The `summarize_repo` wire schemas: arguments and the structured result. */
+import { z } from 'zod';
+
+export const TOOL_NAME = 'summarize_repo';
+export const PICK_KEY = 'pick_files';
+export const SUMMARY_KEY = 'summary';
+
+export const summarizeRepoInput = z.object({
+  audience: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Who the summary is for, e.g. "developer" (default) or "executive".'),
+  path: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('A sub-directory of the served root to summarize instead of the whole root (relative path).'),
+  maxFiles: z.number().int().min(1).max(8).default(3).describe('How many files the model may pick (1-8).'),
+});
+
+export type SummarizeRepoArgs = z.output<typeof summarizeRepoInput>;
+
+const skippedClass = z.object({
+  reason: z.string(),
+  count: z.number().int(),
+  examples: z.array(z.string()),
+});
+
+export const summarizeRepoOutput = z.object({
+  summary: z.string(),
+  picked: z.array(z.string()),
+  dropped: z.array(z.string()).describe('Entries of the model pick that were not candidate files.'),
+  audience: z.string(),
+  path: z.string(),
+  model: z.string().describe('The model that wrote the summary, as it reported itself.'),
+  candidates: z.object({ listed: z.number().int(), total: z.number().int() }),
+  files: z.array(
+    z.object({ path: z.string(), size: z.number().int(), bytesShown: z.number().int(), truncated: z.boolean() }),
+  ),
+  skipped: z.array(skippedClass).describe('Files left out of the listing or the reading, by reason.'),
+});
+
+export type SummarizeRepoOutput = z.output<typeof summarizeRepoOutput>;

@@ -1,0 +1,51 @@
+/** `summarize_repo` as a registered tool: descriptor, argument schema, and the flow behind it. */
+import { ModelInputError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ModelPlan } from '../../models/sources.js';
+import { openRepository, type RepositoryOptions } from '../../repo/index.js';
+import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
+import type { StateCodec } from '../../state/index.js';
+import { runFlow, type SealedFlow } from '../engine.js';
+import { createSummarizeRepoFlow } from './flow.js';
+import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
+
+export interface SummarizeRepoToolOptions {
+  root: string;
+  codec: StateCodec<SealedFlow<unknown>>;
+  models: ModelPlan;
+  logger: Logger;
+  maxRounds?: number;
+  repository?: RepositoryOptions;
+}
+
+export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
+  return defineTool({
+    name: TOOL_NAME,
+    title: 'Summarize repository',
+    description:
+      'Summarizes the served repository (or a sub-directory): a model picks the most representative files, ' +
+      'the server reads them safely within byte budgets, and the model summarizes them for the given audience.',
+    inputSchema: summarizeRepoInput,
+    outputSchema: summarizeRepoOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(args, ctx) {
+      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository));
+      try {
+        return await runFlow(flow, args, ctx, {
+          codec: options.codec,
+          models: options.models,
+          logger: options.logger,
+          ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+        });
+      } catch (error) {
+        if (error instanceof ModelInputError && (error.code === 'path_outside_root' || error.code === 'root_invalid')) {
+          return {
+            content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
+            isError: true,
+          };
+        }
+        throw error;
+      }
+    },
+  });
+}

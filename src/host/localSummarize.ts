@@ -1,0 +1,69 @@
+/**
+ * The main job: run the server in-process, connect the official SDK client pinned to
+ * 2026-07-28 over the server's own HTTP front (no socket), answer its embedded
+ * `sampling/createMessage` requests with the built-in model, and return the result.
+ * Every byte goes through the same envelope gate, state codec and MRTR rounds as a
+ * remote client's would.
+ */
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+
+import type { Logger } from '../logger.js';
+import { createBuiltinModel } from '../models/builtin.js';
+import type { CompletionModel } from '../models/modelSource.js';
+import { parseModelSpec } from '../models/sources.js';
+import { createModelInputServerFactory } from '../server/modelInputServer.js';
+import { localPrincipal } from '../server/principals.js';
+import { createEphemeralKeyRing } from '../state/index.js';
+import { createHttpFront } from '../transports/http.js';
+import { VERSION } from '../version.js';
+import { createTracingFetch, type TraceSink } from './trace.js';
+
+export const PINNED_VERSION = '2026-07-28';
+const IN_PROCESS_URL = 'http://localhost/mcp';
+
+export interface LocalSummarizeOptions {
+  root: string;
+  args: { audience?: string; path?: string; maxFiles?: number };
+  logger: Logger;
+  /** The host's model; defaults to the built-in heuristic. */
+  model?: CompletionModel;
+  trace?: TraceSink;
+}
+
+export async function runLocalSummarize(options: LocalSummarizeOptions): Promise<CallToolResult> {
+  const model = options.model ?? createBuiltinModel();
+  const factory = createModelInputServerFactory({
+    root: options.root,
+    models: parseModelSpec('host'),
+    // One process serves every round here, so a per-process key is exactly right.
+    keyRing: createEphemeralKeyRing(),
+    logger: options.logger,
+    defaultPrincipal: localPrincipal(),
+  });
+  const front = createHttpFront({
+    factory,
+    logger: options.logger,
+    allowedHosts: ['localhost'],
+    allowedOrigins: [],
+  });
+  const inProcessFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
+    front.fetch(new Request(url, init));
+  const transport = new StreamableHTTPClientTransport(new URL(IN_PROCESS_URL), {
+    fetch: options.trace === undefined ? inProcessFetch : createTracingFetch(inProcessFetch, options.trace),
+  });
+  const client = new Client(
+    { name: 'mcp-model-input-summarize', version: VERSION },
+    { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: PINNED_VERSION } } },
+  );
+  client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+    model.complete({ key: String(ctx.mcpReq.id), params: request.params, signal: ctx.mcpReq.signal }),
+  );
+  try {
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'summarize_repo', arguments: options.args });
+    return result as CallToolResult;
+  } finally {
+    await client.close().catch(() => {});
+    await front.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `--trace`: one line per exchange (id, method, resultType, input request keys). Never
+ * prompt or response text.
+ */
+export type TraceSink = (line: string) => void;
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+interface TracedBody {
+  id?: unknown;
+  method?: unknown;
+  params?: { name?: unknown; requestState?: unknown; inputResponses?: Record<string, unknown> };
+}
+
+function describeRequest(body: TracedBody): string {
+  const parts = [`-> id=${JSON.stringify(body.id ?? null)} ${String(body.method)}`];
+  if (typeof body.params?.name === 'string') parts.push(`name=${body.params.name}`);
+  if (body.params?.inputResponses !== undefined) {
+    parts.push(`inputResponses=[${Object.keys(body.params.inputResponses).join(',')}]`);
+  }
+  if (typeof body.params?.requestState === 'string') parts.push(`requestState=${body.params.requestState.length}B`);
+  return parts.join(' ');
+}
+
+function describeResponse(status: number, body: unknown): string {
+  const message = body as {
+    id?: unknown;
+    error?: { code?: unknown };
+    result?: { resultType?: unknown; inputRequests?: Record<string, unknown>; requestState?: unknown };
+  };
+  const parts = [`<- id=${JSON.stringify(message?.id ?? null)} http=${status}`];
+  if (message?.error !== undefined) parts.push(`error=${String(message.error.code)}`);
+  if (message?.result !== undefined) {
+    parts.push(`resultType=${String(message.result.resultType ?? 'complete')}`);
+    if (message.result.inputRequests !== undefined) {
+      parts.push(`inputRequests=[${Object.keys(message.result.inputRequests).join(',')}]`);
+    }
+    if (typeof message.result.requestState === 'string') {
+      parts.push(`requestState=${message.result.requestState.length}B`);
+    }
+  }
+  return parts.join(' ');
+}
+
+export function createTracingFetch(inner: Fetch, sink: TraceSink): Fetch {
+  return async (url, init) => {
+    let requestBody: TracedBody | undefined;
+    if (typeof init?.body === 'string') {
+      try {
+        requestBody = JSON.parse(init.body) as TracedBody;
+      } catch {
+        requestBody = undefined;
+      }
+    }
+    if (requestBody !== undefined) sink(describeRequest(requestBody));
+    const response = await inner(url, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('application/json')) {
+      const text = await response.clone().text();
+      try {
+        sink(describeResponse(response.status, JSON.parse(text)));
+      } catch {
+        sink(`<- http=${response.status} (unparsable body)`);
+      }
+    } else {
+      sink(`<- http=${response.status}${type ? ` ${type}` : ''}`);
+    }
+    return response;
+  };
+}

@@ -1,0 +1,67 @@
+import type { CreateMessageResult } from '@modelcontextprotocol/server';
+import { answerPick, isPickPrompt } from './builtinPick.js';
+import { userText } from './builtinPrompt.js';
+import { hasFileBlocks, parseFileBlocks } from './builtinFacts.js';
+import { answerSummary, isSummaryPrompt } from './builtinSummary.js';
+import type { CompletionModel, ModelCompletionRequest } from './modelSource.js';
+
+/**
+ * The built-in model: a deterministic, extractive heuristic, not a language model.
+ *
+ * It recognises the two summarize_repo prompts by their text (the request key is only a tie-breaker),
+ * so it answers any server that builds those prompts:
+ * - the file-picking prompt (`Pick at most N files …` / `Candidate files …`) gets a JSON array of
+ *   paths chosen with the documented file score;
+ * - the summary prompt (`Summarize the repository …` with `<<<FILE …>>>` blocks) gets an extractive
+ *   Markdown summary that says it was written by this heuristic.
+ * Anything else gets a short text saying what it can do.
+ */
+
+export const BUILTIN_MODEL_NAME = 'mcp-model-input/builtin-heuristic';
+
+export type BuiltinTask = 'pick' | 'summary' | 'unknown';
+
+const UNSUPPORTED =
+  `The built-in model (${BUILTIN_MODEL_NAME}) is a deterministic heuristic, not a language model; ` +
+  'it handles only the summarize_repo prompts (picking files and summarizing them).';
+
+/** Which prompt this is, judged on the text outside any embedded file contents. */
+export function detectTask(text: string, key?: string): BuiltinTask {
+  const { prompt } = parseFileBlocks(text);
+  const pick = isPickPrompt(prompt);
+  const summary = isSummaryPrompt(prompt) || hasFileBlocks(text);
+  if (pick && summary) return key === 'pick_files' ? 'pick' : 'summary';
+  return pick ? 'pick' : summary ? 'summary' : 'unknown';
+}
+
+function answer(request: ModelCompletionRequest): string {
+  const text = userText(request.params);
+  switch (detectTask(text, request.key)) {
+    case 'pick':
+      return answerPick(text);
+    case 'summary':
+      return answerSummary(text, request.params.maxTokens);
+    case 'unknown':
+      return UNSUPPORTED;
+  }
+}
+
+export function createBuiltinModel(): CompletionModel {
+  return {
+    name: BUILTIN_MODEL_NAME,
+    complete(request: ModelCompletionRequest): Promise<CreateMessageResult> {
+      try {
+        request.signal?.throwIfAborted();
+        const result: CreateMessageResult = {
+          role: 'assistant',
+          content: { type: 'text', text: answer(request) },
+          model: BUILTIN_MODEL_NAME,
+          stopReason: 'endTurn',
+        };
+        return Promise.resolve(result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Server assembly: one factory that builds a fresh SDK `Server` per serving unit
+ * (an HTTP request, or a stdio connection) with our tools registered.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ClientCapabilities,
+  type McpServerFactory,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { AnyToolDefinition } from './tool.js';
+
+export const SERVER_NAME = 'mcp-model-input';
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+}
+
+export interface ServerFactoryOptions {
+  identity: ServerIdentity;
+  tools: readonly AnyToolDefinition[];
+  /** Maps the validated auth info of a request (HTTP) to a principal; stdio passes none. */
+  resolvePrincipal: (authInfo: { extra?: Record<string, unknown> } | undefined) => string;
+  /** Cache lifetime advertised for `server/discover` and `tools/list`. */
+  listTtlMs?: number;
+}
+
+export const DEFAULT_LIST_TTL_MS = 300_000;
+
+/** Builds the `tools/list` descriptors once; every response gets its own deep copy. */
+export function describeTools(tools: readonly AnyToolDefinition[]): Tool[] {
+  return [...tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Tool['inputSchema'],
+      outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
+      ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+    }));
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+}
+
+export function createServerFactory(options: ServerFactoryOptions): McpServerFactory {
+  const descriptors = describeTools(options.tools);
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const ttlMs = options.listTtlMs ?? DEFAULT_LIST_TTL_MS;
+
+  return (requestContext) => {
+    const principal = options.resolvePrincipal(requestContext.authInfo);
+    // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
+    // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
+    const server = new Server(options.identity, {
+      capabilities: { tools: {} },
+      cacheHints: {
+        'tools/list': { ttlMs, cacheScope: 'public' },
+        'server/discover': { ttlMs, cacheScope: 'public' },
+      },
+    });
+
+    server.setRequestHandler('tools/list', () => ({ tools: structuredClone(descriptors) }));
+
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const tool = byName.get(request.params.name);
+      if (tool === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      }
+      const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
+        );
+      }
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+      const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+      return tool.run(parsed.data, {
+        principal,
+        clientCapabilities: declared ?? {},
+        requestState: ctx.mcpReq.requestState(),
+        inputResponses: ctx.mcpReq.inputResponses,
+        signal: ctx.mcpReq.signal,
+      });
+    });
+
+    return server;
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The per-request `_meta` envelope gate (protocol revision 2026-07-28).
+ *
+ * Runs in front of the SDK on both fronts. The SDK validates the envelope too, but on stdio
+ * it answers an envelope-less opening with -32022 (not the spec's -32602) and stops checking
+ * the version once a connection is pinned, and over HTTP a header-less request without
+ * `_meta` gets -32022 without `requested`. One pure function keeps both fronts exact.
+ */
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+
+export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
+
+/** A JSON-RPC error the gate answers with, before any server instance sees the request. */
+export interface EnvelopeRejection {
+  code: -32602 | -32022;
+  message: string;
+  data?: unknown;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks one request's envelope. Returns `undefined` when the request may be served.
+ * Callers apply it to requests only (a message with an `id`); notifications are never answered.
+ * `initialize` is passed through: the legacy era is decided by the serving entry.
+ */
+export function checkRequestEnvelope(method: string, params: unknown): EnvelopeRejection | undefined {
+  if (method === 'initialize') return undefined;
+  const meta = isPlainObject(params) ? params['_meta'] : undefined;
+  if (!isPlainObject(meta)) {
+    return { code: -32602, message: 'Invalid params: the request has no _meta envelope', data: { missing: ['_meta'] } };
+  }
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  if (version === undefined) {
+    return {
+      code: -32602,
+      message: `Invalid params: _meta is missing ${PROTOCOL_VERSION_META_KEY}`,
+      data: { missing: [PROTOCOL_VERSION_META_KEY] },
+    };
+  }
+  if (typeof version !== 'string') {
+    return {
+      code: -32602,
+      message: `Invalid params: ${PROTOCOL_VERSION_META_KEY} must be a string`,
+      data: { invalid: [PROTOCOL_VERSION_META_KEY] },
+    };
+  }
+  if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
+    return {
+      code: -32022,
+      message: `Unsupported protocol version: ${version}`,
+      data: { supported: [...SUPPORTED_VERSIONS], requested: version },
+    };
+  }
+  if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) {
+    return {
+      code: -32602,
+      message: `Invalid params: _meta is missing ${CLIENT_CAPABILITIES_META_KEY} (send {} for none)`,
+      data: { missing: [CLIENT_CAPABILITIES_META_KEY] },
+    };
+  }
+  return undefined;
+}

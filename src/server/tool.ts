@@ -1,0 +1,37 @@
+/**
+ * What a tool is to the server: a descriptor plus a handler that may answer
+ * `input_required`. The server owns the wire; the tool sees only validated arguments
+ * and a transport-neutral context.
+ */
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+
+/** Everything a tool handler may know about the request it serves. */
+export interface ToolContext {
+  /** Who is calling: the bearer-token principal over HTTP, the OS user on stdio, or `anonymous`. */
+  principal: string;
+  /** The capabilities this request declared (each request declares its own). */
+  clientCapabilities: ClientCapabilities;
+  /** The echoed `requestState`, untrusted, exactly as received (undefined on a first call). */
+  requestState: unknown;
+  /** This retry's `inputResponses`, untrusted (undefined on a first call). */
+  inputResponses: Record<string, unknown> | undefined;
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: S;
+  outputSchema: z.ZodType;
+  annotations?: ToolAnnotations;
+  run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** Erases the argument type so tools of different shapes share one registry. */
+export type AnyToolDefinition = ToolDefinition<z.ZodObject>;
+
+export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): AnyToolDefinition {
+  return tool as unknown as AnyToolDefinition;
+}

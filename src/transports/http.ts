@@ -1,0 +1,135 @@
+/**
+ * The Streamable HTTP front (revision 2026-07-28): one endpoint, every message its own POST.
+ * It owns what the SDK handler leaves to its host: DNS-rebinding protection (Host and Origin),
+ * bearer-token principals, a body cap that answers before parsing, and the envelope gate.
+ * Then it hands the request to the SDK's `createMcpHandler`.
+ */
+import { createMcpHandler, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+
+import type { Logger } from '../logger.js';
+import { checkRequestEnvelope } from '../server/envelope.js';
+import { readBodyCapped } from './body.js';
+
+export const DEFAULT_ENDPOINT = '/mcp';
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpFrontOptions {
+  factory: McpServerFactory;
+  logger: Logger;
+  endpoint?: string;
+  /** `host[:port]` values accepted in the Host header (lower case). */
+  allowedHosts: readonly string[];
+  /** Origins accepted when a browser sends an Origin header. */
+  allowedOrigins: readonly string[];
+  /** Bearer token -> principal. When set, every request needs a known token. */
+  tokens?: ReadonlyMap<string, string>;
+  maxBodyBytes?: number;
+}
+
+export interface HttpFront {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(status: number, code: number, message: string, id: unknown = null, data?: unknown): Response {
+  const error = { code, message, ...(data !== undefined && { data }) };
+  return Response.json({ jsonrpc: '2.0', id, error }, { status });
+}
+
+function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
+  const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function createHttpFront(options: HttpFrontOptions): HttpFront {
+  const endpoint = options.endpoint ?? DEFAULT_ENDPOINT;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
+  const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const sdk = createMcpHandler(options.factory, {
+    // Legacy (2025-11-25) serving arrives with the legacy adapter; until then it is refused.
+    legacy: 'reject',
+    responseMode: 'json',
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => options.logger.warn(`http: ${error.message}`),
+  });
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname !== endpoint) return jsonRpcError(404, -32600, `Not found: the MCP endpoint is ${endpoint}`);
+    const host = (request.headers.get('host') ?? url.host).toLowerCase();
+    if (!allowedHosts.has(host)) return jsonRpcError(403, -32600, `Forbidden: Host '${host}' is not allowed`);
+    const origin = request.headers.get('origin');
+    if (origin !== null && !allowedOrigins.has(origin.toLowerCase())) {
+      return jsonRpcError(403, -32600, `Forbidden: Origin '${origin}' is not allowed`);
+    }
+    if (request.method !== 'POST') {
+      const response = jsonRpcError(405, -32600, 'Method not allowed: this endpoint accepts POST only');
+      response.headers.set('allow', 'POST');
+      return response;
+    }
+
+    let authInfo: AuthInfo | undefined;
+    if (options.tokens !== undefined) {
+      const token = bearerToken(request);
+      const principal = token === undefined ? undefined : options.tokens.get(token);
+      if (token === undefined || principal === undefined) {
+        const response = jsonRpcError(401, -32600, 'Unauthorized: a valid bearer token is required');
+        response.headers.set('www-authenticate', 'Bearer');
+        return response;
+      }
+      authInfo = { token, clientId: principal, scopes: [], extra: { principal } };
+    }
+
+    const body = await readBodyCapped(request, maxBodyBytes);
+    if (body.kind === 'too_large') {
+      return jsonRpcError(413, -32600, `Request body too large: the limit is ${maxBodyBytes} bytes`);
+    }
+    if (body.kind === 'unreadable') return jsonRpcError(400, -32600, 'Bad request: the body could not be read');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+    }
+    const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
+    if (
+      message !== null &&
+      typeof message === 'object' &&
+      !Array.isArray(message) &&
+      typeof message.method === 'string' &&
+      (typeof message.id === 'string' || typeof message.id === 'number')
+    ) {
+      const rejection = checkRequestEnvelope(message.method, message.params);
+      if (rejection !== undefined) {
+        return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
+      }
+    }
+    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
+    return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+  }
+
+  return {
+    fetch: async (request) => {
+      try {
+        return await handle(request);
+      } catch (error) {
+        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
+        return jsonRpcError(500, -32603, 'Internal error');
+      }
+    },
+    close: () => sdk.close(),
+  };
+}
+
+/** The Host values a server bound to `host:port` answers to (loopback binds also accept the loopback names). */
+export function defaultAllowedHosts(host: string, port: number): string[] {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  const names = loopback.includes(host) || host === '::1' ? loopback : [host.includes(':') ? `[${host}]` : host];
+  return names.flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]);
+}
+
+export function defaultAllowedOrigins(hosts: readonly string[]): string[] {
+  return hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
+}

@@ -1,0 +1,132 @@
+/**
+ * Raw JSON-RPC over either front, for the cases the SDK client cannot express:
+ * stdio drives a real `mcp-model-input serve --stdio` process; HTTP goes through the
+ * front's in-process `fetch`.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+import type { HttpFront } from '../../src/transports/http.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const VERSION_2026 = '2026-07-28';
+
+export interface RawReply {
+  /** HTTP status (HTTP only). */
+  status?: number;
+  /** The JSON-RPC message, or undefined when nothing came back. */
+  message?: Record<string, any>;
+  /** Raw body text (HTTP only). */
+  text?: string;
+}
+
+export interface RawChannel {
+  readonly kind: 'stdio' | 'http';
+  send(message: unknown, headers?: Record<string, string>): Promise<RawReply>;
+  /** Sends a notification; resolves with whatever came back within a short window. */
+  notify(message: unknown): Promise<RawReply>;
+  close(): Promise<void>;
+  stderr(): string;
+}
+
+export function meta(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': VERSION_2026,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '0.0.0' },
+  };
+}
+
+export function stdioChannel(args: string[], env: Record<string, string> = {}): RawChannel {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, 'serve', '--stdio', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const received: Record<string, any>[] = [];
+  const waiters: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    received.push(JSON.parse(line) as Record<string, any>);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const waitFor = async (predicate: (m: Record<string, any>) => boolean, ms: number) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const index = received.findIndex(predicate);
+      if (index >= 0) return received.splice(index, 1)[0];
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  };
+  return {
+    kind: 'stdio',
+    async send(message) {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      const id = (message as { id?: unknown }).id;
+      const reply = await waitFor((m) => m['id'] === id, 15_000);
+      if (reply === undefined) throw new Error(`no stdio reply for id ${JSON.stringify(id)}; stderr: ${stderr}`);
+      return { message: reply };
+    },
+    async notify(message) {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      const any = await waitFor(() => true, 300);
+      return any === undefined ? {} : { message: any };
+    },
+    async close() {
+      child.stdin.end();
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+    stderr: () => stderr,
+  };
+}
+
+export function httpChannel(front: HttpFront, url = 'http://localhost/mcp'): RawChannel {
+  const post = async (message: unknown, headers: Record<string, string> = {}): Promise<RawReply> => {
+    const body = message as { method?: string; params?: { name?: string } };
+    const response = await front.fetch(
+      new Request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': VERSION_2026,
+          ...(typeof body.method === 'string' && { 'mcp-method': body.method }),
+          ...(typeof body.params?.name === 'string' && { 'mcp-name': body.params.name }),
+          ...headers,
+        },
+        body: JSON.stringify(message),
+      }),
+    );
+    const text = await response.text();
+    let parsed: Record<string, any> | undefined;
+    try {
+      parsed = text.length > 0 ? (JSON.parse(text) as Record<string, any>) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, text, ...(parsed !== undefined && { message: parsed }) };
+  };
+  return {
+    kind: 'http',
+    send: post,
+    notify: (message) => post(message),
+    close: () => front.close(),
+    stderr: () => '',
+  };
+}

@@ -1,0 +1,43 @@
+import { silentLogger, type Logger } from '../../src/logger.js';
+import { parseModelSpec } from '../../src/models/sources.js';
+import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { ANONYMOUS } from '../../src/server/principals.js';
+import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
+import { createHttpFront, type HttpFront } from '../../src/transports/http.js';
+
+export interface TestFrontOptions {
+  root: string;
+  model?: string;
+  keyRing?: KeyRing;
+  tokens?: Map<string, string>;
+  logger?: Logger;
+  stateTtlSeconds?: number;
+  maxRounds?: number;
+  maxBodyBytes?: number;
+}
+
+/** Our HTTP front, in-process, answering to Host `localhost`. */
+export function createTestFront(options: TestFrontOptions): HttpFront {
+  const factory = createModelInputServerFactory({
+    root: options.root,
+    models: parseModelSpec(options.model ?? 'host'),
+    keyRing: options.keyRing ?? createEphemeralKeyRing(),
+    logger: options.logger ?? silentLogger,
+    defaultPrincipal: ANONYMOUS,
+    ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
+    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+  });
+  return createHttpFront({
+    factory,
+    logger: options.logger ?? silentLogger,
+    allowedHosts: ['localhost'],
+    allowedOrigins: ['http://localhost'],
+    ...(options.tokens !== undefined && { tokens: options.tokens }),
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+  });
+}
+
+export function capturingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) };
+}
