@@ -69,6 +69,15 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const models = parseModelSpec(values.model ?? 'host');
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
+  const address = values.http === undefined ? undefined : parseListenAddress(values.http);
+  const tokens = values['tokens-file'] === undefined ? undefined : await loadTokensFile(values['tokens-file']);
+  if (address !== undefined && !LOOPBACK.has(address.host) && tokens === undefined && values['allow-remote'] !== true) {
+    throw new ModelInputError(
+      'usage',
+      `serve: refusing to bind ${address.host} without --tokens-file (every caller would be '${ANONYMOUS}'); pass --allow-remote to do it anyway`,
+    );
+  }
+  const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
   const { ring, warning } = await loadKeyRing({
     envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
@@ -83,7 +92,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     ...(maxRounds !== undefined && { maxRounds }),
   };
 
-  if (values.stdio === true) {
+  if (address === undefined) {
     const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal() });
     const handle = serveStdioFront({ factory, logger });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
@@ -94,15 +103,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     });
   }
 
-  const { host, port } = parseListenAddress(values.http ?? '');
-  const tokens = values['tokens-file'] === undefined ? undefined : await loadTokensFile(values['tokens-file']);
-  if (!LOOPBACK.has(host) && tokens === undefined && values['allow-remote'] !== true) {
-    throw new ModelInputError(
-      'usage',
-      `serve: refusing to bind ${host} without --tokens-file (every caller would be '${ANONYMOUS}'); pass --allow-remote to do it anyway`,
-    );
-  }
-  const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
+  const { host, port } = address;
   const factory = createModelInputServerFactory({ ...common, defaultPrincipal: ANONYMOUS });
   const listening = await listenHttp(
     (boundPort) => {

@@ -49,19 +49,14 @@ function answer(request: ModelCompletionRequest): string {
 export function createBuiltinModel(): CompletionModel {
   return {
     name: BUILTIN_MODEL_NAME,
-    complete(request: ModelCompletionRequest): Promise<CreateMessageResult> {
-      try {
-        request.signal?.throwIfAborted();
-        const result: CreateMessageResult = {
-          role: 'assistant',
-          content: { type: 'text', text: answer(request) },
-          model: BUILTIN_MODEL_NAME,
-          stopReason: 'endTurn',
-        };
-        return Promise.resolve(result);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async complete(request: ModelCompletionRequest): Promise<CreateMessageResult> {
+      request.signal?.throwIfAborted();
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: answer(request) },
+        model: BUILTIN_MODEL_NAME,
+        stopReason: 'endTurn',
+      };
     },
   };
 }

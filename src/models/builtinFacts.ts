@@ -57,7 +57,11 @@ export function parseFileBlocks(text: string): { prompt: string; blocks: FileBlo
   let current: { block: FileBlock | undefined; lines: string[] } | undefined;
   const close = (complete: boolean): void => {
     if (current?.block !== undefined) {
-      blocks.push({ ...current.block, truncated: current.block.truncated || !complete, content: current.lines.join('\n') });
+      blocks.push({
+        ...current.block,
+        truncated: current.block.truncated || !complete,
+        content: current.lines.join('\n'),
+      });
     }
     current = undefined;
   };
@@ -122,7 +126,10 @@ export function collectFacts(text: string): SummaryFacts {
   const manifests = blocks
     .filter((block) => MANIFEST_PRIORITY.includes(baseName(block.path)))
     .sort(shallowFirst)
-    .map((block): [FileBlock, ManifestFacts] => [block, manifestFacts(block.path, block.content) ?? { entryPoints: [] }]);
+    .map((block): [FileBlock, ManifestFacts] => [
+      block,
+      manifestFacts(block.path, block.content) ?? { entryPoints: [] },
+    ]);
   for (const [block, manifest] of manifests) {
     if (manifest.name !== undefined && manifest.name.trim() !== '') {
       facts.name ??= { value: manifest.name.trim(), from: `${block.path} name` };
@@ -146,8 +153,12 @@ export function collectFacts(text: string): SummaryFacts {
   }
   const languages = counted(blocks.map((block) => languageOf(block.path)).filter((l) => l !== undefined));
   facts.languages = byCountThenName(languages).map(([language, files]) => ({ language, files }));
-  const directories = counted(blocks.map((block) => segmentsOf(block.path)).flatMap((s) => (s.length > 1 ? [s[0] ?? ''] : [])));
-  facts.directories = [...directories].sort((a, b) => compareText(a[0], b[0])).map(([name, files]) => ({ name, files }));
+  const directories = counted(
+    blocks.map((block) => segmentsOf(block.path)).flatMap((s) => (s.length > 1 ? [s[0] ?? ''] : [])),
+  );
+  facts.directories = [...directories]
+    .sort((a, b) => compareText(a[0], b[0]))
+    .map(([name, files]) => ({ name, files }));
   facts.rootFiles = blocks.filter((block) => segmentsOf(block.path).length === 1).map((block) => block.path);
   facts.rootFiles.sort(compareText);
   return facts;

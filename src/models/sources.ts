@@ -24,7 +24,11 @@ export interface ModelPlan {
   mayUseHost(key: string): boolean;
 }
 
-const STEP_ALIASES: Readonly<Record<string, string>> = { pick: 'pick_files', pick_files: 'pick_files', summary: 'summary' };
+const STEP_ALIASES: Readonly<Record<string, string>> = {
+  pick: 'pick_files',
+  pick_files: 'pick_files',
+  summary: 'summary',
+};
 export const KNOWN_SOURCES = ['host', 'builtin'] as const;
 
 function parseSource(name: string): ModelSource {

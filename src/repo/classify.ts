@@ -66,9 +66,7 @@ export interface ScanContext {
 }
 
 export type EntryVerdict =
-  | { kind: 'file'; file: RepoFile }
-  | { kind: 'directory' }
-  | { kind: 'skip'; reason: SkipReason; example: string };
+  { kind: 'file'; file: RepoFile } | { kind: 'directory' } | { kind: 'skip'; reason: SkipReason; example: string };
 
 const skip = (reason: SkipReason, example: string): EntryVerdict => ({ kind: 'skip', reason, example });
 

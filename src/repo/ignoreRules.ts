@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
-import type { Ignore } from 'ignore';
+import type { Ignore, PatternParams } from 'ignore';
 import type { Limiter } from './limit.js';
 import { absoluteOf, VCS_DIR_NAME } from './paths.js';
 
@@ -60,6 +60,16 @@ function linesOf(text: string | undefined): string[] {
   return text === undefined ? [] : text.split(/\r?\n/);
 }
 
+/** Patterns as objects, so that `ignore` never splits one again (a directory name may hold a newline). */
+function patternsOf(lines: readonly string[], dir: string): PatternParams[] {
+  const patterns: PatternParams[] = [];
+  for (const line of lines) {
+    const pattern = rebasePattern(line, dir);
+    if (pattern !== undefined) patterns.push({ pattern });
+  }
+  return patterns;
+}
+
 /**
  * The ignore rules in force inside one directory: `.git/info/exclude`, then each ancestor's `.gitignore` and
  * `.ignore`, outermost first, rebased onto the root so that a single matcher (the `ignore` package) applies the
@@ -75,19 +85,16 @@ export class IgnoreRules {
   /** The rules of the root directory: `.git/info/exclude` plus the root's own ignore files. */
   static async forRoot(root: string, limit: Limiter): Promise<IgnoreRules> {
     const exclude = path.join(root, VCS_DIR_NAME, 'info', 'exclude');
-    const matcher = IgnoreRules.create().add(linesOf(await limit(() => readSmallTextFile(exclude))));
+    const matcher = IgnoreRules.create().add(patternsOf(linesOf(await limit(() => readSmallTextFile(exclude))), ''));
     return new IgnoreRules(matcher).forDirectory(root, '', limit);
   }
 
   /** The rules in force inside `dir` (POSIX, relative to the root): these plus `dir`'s own ignore files. */
   async forDirectory(root: string, dir: string, limit: Limiter): Promise<IgnoreRules> {
-    const patterns: string[] = [];
+    const patterns: PatternParams[] = [];
     for (const name of IGNORE_FILE_NAMES) {
       const text = await limit(() => readSmallTextFile(absoluteOf(root, dir === '' ? name : `${dir}/${name}`)));
-      for (const line of linesOf(text)) {
-        const pattern = rebasePattern(line, dir);
-        if (pattern !== undefined) patterns.push(pattern);
-      }
+      patterns.push(...patternsOf(linesOf(text), dir));
     }
     if (patterns.length === 0) return this;
     return new IgnoreRules(IgnoreRules.create().add(this.matcher).add(patterns));

@@ -182,7 +182,7 @@ export function languageOf(path: string): string | undefined {
 }
 
 export function isReadmePath(path: string): boolean {
-  return splitPath(path).base.startsWith('readme');
+  return /^readme(?:\.[a-z0-9]+)*$/.test(splitPath(path).base);
 }
 
 export function isManifestPath(path: string): boolean {

@@ -1,3 +1,16 @@
+/**
+ * The deterministic repository reader.
+ *
+ * Listing walks real directories only (bounded concurrency, results sorted) and classifies every entry once:
+ * `.git` anywhere -> `vcs_dir` (not entered); ignored by `.git/info/exclude`, `.gitignore` or `.ignore` at any
+ * level -> `ignored` (an ignored directory counts once, as `dir/`, and is not entered); then a regular file (or
+ * a symlink whose realpath is a regular file inside the root, listed under the link's path) is `too_large`,
+ * `binary` by extension, `binary` by a NUL byte in its first bytes (unless it starts with a UTF-16 BOM), or
+ * listed. Symlinks leaving the root -> `symlink_outside_root`; symlinks to directories inside the root (not
+ * entered, so no cycles), sockets, FIFOs and devices -> `special_file` (never opened); anything failing with an
+ * fs error -> `unreadable`. `resolveCandidate` classifies one path through the same code, so it agrees with
+ * `list`. Sub-paths are resolved to their real directory, so `base` is canonical.
+ */
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
@@ -39,7 +52,8 @@ class FsRepository implements Repository {
     if (scope === undefined) {
       throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is no longer a directory`);
     }
-    if (scope.kind === 'file') throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is a file`);
+    if (scope.kind === 'file')
+      throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is a file`);
     if (scope.kind === 'skip') {
       return { base, files: [], skipped: [{ reason: scope.reason, count: 1, examples: [scope.example] }] };
     }

@@ -3,7 +3,12 @@
  * `input_required`. The server owns the wire; the tool sees only validated arguments
  * and a transport-neutral context.
  */
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  InputRequiredResult,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 
 /** Everything a tool handler may know about the request it serves. */

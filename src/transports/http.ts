@@ -50,7 +50,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   const sdk = createMcpHandler(options.factory, {
     // Legacy (2025-11-25) serving arrives with the legacy adapter; until then it is refused.
     legacy: 'reject',
-    responseMode: 'json',
+    responseMode: 'auto',
     maxRequestBodySize: maxBodyBytes,
     onerror: (error) => options.logger.warn(`http: ${error.message}`),
   });

@@ -21,10 +21,10 @@ export async function listenHttp(
   host: string,
   port: number,
 ): Promise<ListeningServer> {
-  let front: HttpFront | undefined;
+  const bound: { front?: HttpFront } = {};
   const server = createAdaptorServer({
     fetch: (request: Request) =>
-      front === undefined ? Response.json({ error: 'starting' }, { status: 503 }) : front.fetch(request),
+      bound.front === undefined ? Response.json({ error: 'starting' }, { status: 503 }) : bound.front.fetch(request),
     hostname: host,
     port,
   });
@@ -36,13 +36,13 @@ export async function listenHttp(
     });
   });
   const address = server.address() as AddressInfo;
-  front = createFront(address.port);
+  bound.front = createFront(address.port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     origin: `http://${shownHost}:${address.port}`,
     port: address.port,
     close: async () => {
-      await front?.close();
+      await bound.front?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();

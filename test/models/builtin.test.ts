@@ -29,6 +29,8 @@ describe('createBuiltinModel', () => {
   it('recognises the task by the prompt text, not by the key', async () => {
     expect(JSON.parse(await answer(request(pickText(NODE_PROJECT, 3), 'summary')))).toContain('README.md');
     expect(await answer(request(summaryText(NODE_FILES), 'pick_files'))).toContain('## Languages');
+    const quoting = [{ path: 'NOTES.md', content: pickText(NODE_PROJECT, 3) }];
+    expect(await answer(request(summaryText(quoting), 'pick_files'))).toContain('## Languages');
   });
 
   it('says what it can do when the prompt is neither format', async () => {

@@ -99,9 +99,7 @@ describe('built-in summary', () => {
     expect(developer.split('\n')[0]).toBe(
       'Overview of **acme-widgets** for a developer audience: mostly TypeScript; start at `src/index.ts`.',
     );
-    expect(executive.split('\n')[0]).toBe(
-      '**In one sentence:** acme-widgets — Generate REST servers from YAML specs.',
-    );
+    expect(executive.split('\n')[0]).toBe('**In one sentence:** acme-widgets — Generate REST servers from YAML specs.');
     expect(executive.split('\n').slice(1)).toEqual(developer.split('\n').slice(1));
   });
 

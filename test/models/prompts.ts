@@ -44,7 +44,11 @@ export function summaryText(files: readonly PromptFile[], audience?: string): st
   return `${summaryHeader(audience)}\n\n${fileBlocks(files)}`;
 }
 
-export function request(text: string, key = 'summary', extra: Partial<CreateMessageRequestParams> = {}): ModelCompletionRequest {
+export function request(
+  text: string,
+  key = 'summary',
+  extra: Partial<CreateMessageRequestParams> = {},
+): ModelCompletionRequest {
   return {
     key,
     params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 1200, ...extra },

@@ -100,3 +100,14 @@ describe('rankFiles', () => {
     expect(JSON.stringify(files)).toBe(before);
   });
 });
+
+describe('README detection', () => {
+  it('matches README files, not files whose name merely starts with readme', async () => {
+    const { isReadmePath } = await import('../../src/repo/rank.js');
+    expect(isReadmePath('README')).toBe(true);
+    expect(isReadmePath('docs/readme.rst')).toBe(true);
+    expect(isReadmePath('README.de.md')).toBe(true);
+    expect(isReadmePath('src/models/readmeFacts.ts')).toBe(false);
+    expect(isReadmePath('readme-generator.js')).toBe(false);
+  });
+});

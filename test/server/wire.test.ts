@@ -38,7 +38,12 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
   };
 
   it('1. server/discover is complete, versioned, cacheable and identified', async () => {
-    const reply = await channel.send({ jsonrpc: '2.0', id: id(), method: 'server/discover', params: { _meta: meta() } });
+    const reply = await channel.send({
+      jsonrpc: '2.0',
+      id: id(),
+      method: 'server/discover',
+      params: { _meta: meta() },
+    });
     expectStatus(reply, 200);
     const result = reply.message?.['result'];
     expect(result).toMatchObject({

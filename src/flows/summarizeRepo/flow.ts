@@ -41,7 +41,9 @@ function compactSkipped(classes: readonly SkippedClass[]): SkippedClass[] {
     count: entry.count,
     examples: entry.examples
       .slice(0, STATE_EXAMPLES)
-      .map((example) => (example.length > STATE_EXAMPLE_LENGTH ? `${example.slice(0, STATE_EXAMPLE_LENGTH)}…` : example)),
+      .map((example) =>
+        example.length > STATE_EXAMPLE_LENGTH ? `${example.slice(0, STATE_EXAMPLE_LENGTH)}…` : example,
+      ),
   }));
 }
 
@@ -53,7 +55,11 @@ function mergeSkipped(a: readonly SkippedClass[], b: readonly SkippedClass[]): S
       entry.reason,
       existing === undefined
         ? { ...entry, examples: [...entry.examples] }
-        : { ...existing, count: existing.count + entry.count, examples: [...existing.examples, ...entry.examples].slice(0, 5) },
+        : {
+            ...existing,
+            count: existing.count + entry.count,
+            examples: [...existing.examples, ...entry.examples].slice(0, 5),
+          },
     );
   }
   return [...merged.values()].sort((x, y) => (x.reason < y.reason ? -1 : x.reason > y.reason ? 1 : 0));
@@ -98,7 +104,11 @@ export function createSummarizeRepoFlow(
       });
       return {
         params,
-        state: { phase: 'pick', candidates: { listed, total: ranked.length }, skipped: compactSkipped(listing.skipped) },
+        state: {
+          phase: 'pick',
+          candidates: { listed, total: ranked.length },
+          skipped: compactSkipped(listing.skipped),
+        },
       };
     },
     async accept(args, state, answer) {

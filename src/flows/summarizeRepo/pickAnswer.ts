@@ -23,7 +23,7 @@ export function parsePickText(text: string): string[] {
     throw new FlowAnswerError(PICK_KEY, 'the answer is not JSON (expected a JSON array of file paths)');
   }
   if (!Array.isArray(value)) throw new FlowAnswerError(PICK_KEY, 'the answer is not a JSON array of file paths');
-  return value.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry) ?? String(entry)));
+  return value.map((entry) => (typeof entry === 'string' ? entry : (JSON.stringify(entry) ?? String(entry))));
 }
 
 function report(entry: string): string {

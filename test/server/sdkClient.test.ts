@@ -1,0 +1,111 @@
+/**
+ * The official SDK client (2.4, pinned to 2026-07-28) as the peer: discover, list and the
+ * full summarize_repo flow with its automatic input_required handling, over stdio (a real
+ * process) and HTTP (in-process through the front's fetch).
+ */
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createBuiltinModel } from '../../src/models/builtin.js';
+import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { CLI } from '../helpers/rawChannel.js';
+import { createTestFront } from '../helpers/servers.js';
+
+let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+interface Recorded {
+  id: unknown;
+  method: string;
+  requestState?: string;
+  inputKeys: string[];
+  returnedState?: string;
+}
+
+function connectClient(kind: 'stdio' | 'http', recorded: Recorded[]): { client: Client; transport: Transport } {
+  let transport: Transport;
+  if (kind === 'stdio') {
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--root', repo.root, '--quiet'],
+      stderr: 'pipe',
+    });
+  } else {
+    const front = createTestFront({ root: repo.root });
+    transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: async (url, init) => {
+        const body = JSON.parse(String(init?.body)) as { id: unknown; method: string; params?: Record<string, any> };
+        const entry: Recorded = {
+          id: body.id,
+          method: body.method,
+          ...(typeof body.params?.['requestState'] === 'string' && { requestState: body.params['requestState'] }),
+          inputKeys: Object.keys(body.params?.['inputResponses'] ?? {}),
+        };
+        recorded.push(entry);
+        const response = await front.fetch(new Request(url, init));
+        const reply = (await response.clone().json()) as { result?: { requestState?: string } };
+        if (typeof reply.result?.requestState === 'string') entry.returnedState = reply.result.requestState;
+        return response;
+      },
+    });
+  }
+  const client = new Client(
+    { name: 'sdk-peer-test', version: '1.0.0' },
+    { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const model = createBuiltinModel();
+  client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+    model.complete({ key: String(ctx.mcpReq.id), params: request.params }),
+  );
+  return { client, transport };
+}
+
+describe.each(['stdio', 'http'] as const)('official SDK client over %s', (kind) => {
+  const recorded: Recorded[] = [];
+  let client: Client;
+
+  beforeAll(async () => {
+    const connected = connectClient(kind, recorded);
+    client = connected.client;
+    await client.connect(connected.transport);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('discovers and lists the tool', async () => {
+    const discover = await client.discover();
+    expect(discover.supportedVersions).toEqual(['2026-07-28']);
+    expect(discover.capabilities).toEqual({ tools: {} });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+  });
+
+  it('runs the three-round flow to a complete, structured result', async () => {
+    const result = await client.callTool({ name: 'summarize_repo', arguments: { audience: 'developer' } });
+    expect(result.isError).toBe(false);
+    const structured = result.structuredContent as { picked: string[]; summary: string; model: string };
+    expect(structured.picked).toContain('README.md');
+    expect(structured.picked.length).toBeLessThanOrEqual(3);
+    expect(structured.summary).toContain('sample-widget');
+    expect(structured.model).toBe('mcp-model-input/builtin-heuristic');
+
+    if (kind === 'http') {
+      const calls = recorded.filter((r) => r.method === 'tools/call');
+      expect(calls).toHaveLength(3);
+      expect(new Set(calls.map((c) => c.id)).size).toBe(3);
+      expect(calls[0]?.requestState).toBeUndefined();
+      expect(calls[1]?.inputKeys).toEqual(['pick_files']);
+      expect(calls[2]?.inputKeys).toEqual(['summary']);
+      expect(calls[1]?.requestState).toBe(calls[0]?.returnedState);
+      expect(calls[2]?.requestState).toBe(calls[1]?.returnedState);
+      expect(calls[2]?.returnedState).toBeUndefined();
+    }
+  });
+});
