@@ -17,8 +17,8 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    // Tests dissect raw JSON-RPC messages; typing every wire shape there adds noise, not safety.
-    files: ['test/**'],
+    // Tests and benchmarks dissect raw JSON-RPC messages; typing every wire shape there adds noise, not safety.
+    files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench`: server time per MRTR round and request-state codec cost, each printed as a
+ * ratio against a baseline measured in the same run:
+ *  - rounds: our server (envelope gate, AEAD state, repository reader, summarize_repo flow) vs a
+ *    minimal McpServer + createMcpHandler app doing the same three rounds with the SDK's HMAC codec;
+ *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
+ * Timings are medians of bounded iteration counts; never assert them in tests.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+
+import {
+  createMcpHandler,
+  createRequestStateCodec,
+  inputRequired,
+  McpServer,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
+import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
+import { createTestFront } from '../test/helpers/servers.js';
+
+const FLOWS = Number(process.env['BENCH_FLOWS'] ?? 200);
+const CODEC_OPS = Number(process.env['BENCH_CODEC_OPS'] ?? 5000);
+const WARMUP = 20;
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+};
+type Fetcher = { fetch(request: Request): Promise<Response> };
+
+let nextId = 1;
+async function rpc(target: Fetcher, method: string, params: Record<string, unknown> = {}): Promise<any> {
+  const response = await target.fetch(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(typeof params['name'] === 'string' && { 'mcp-name': params['name'] }),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }),
+    }),
+  );
+  const body = (await response.json()) as { result?: any; error?: unknown };
+  if (body.result === undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+const answer = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'bench' });
+
+/** The steps timed per flow: discover, list, and the three tools/call rounds. */
+async function flow(target: Fetcher, tool: string, pickText: string, times: number[][]): Promise<void> {
+  const args = { audience: 'developer', maxFiles: 3 };
+  const steps: Array<() => Promise<unknown>> = [];
+  let state: string | undefined;
+  steps.push(() => rpc(target, 'server/discover'));
+  steps.push(() => rpc(target, 'tools/list'));
+  steps.push(async () => (state = (await rpc(target, 'tools/call', { name: tool, arguments: args })).requestState));
+  steps.push(
+    async () =>
+      (state = (
+        await rpc(target, 'tools/call', {
+          name: tool,
+          arguments: args,
+          requestState: state,
+          inputResponses: { pick_files: answer(pickText) },
+        })
+      ).requestState),
+  );
+  steps.push(() =>
+    rpc(target, 'tools/call', {
+      name: tool,
+      arguments: args,
+      requestState: state,
+      inputResponses: { summary: answer('A summary.') },
+    }),
+  );
+  for (const [index, step] of steps.entries()) {
+    const start = performance.now();
+    await step();
+    times[index]?.push(performance.now() - start);
+  }
+}
+
+function baselineHandler(): McpHttpHandler {
+  const codec = createRequestStateCodec<{ phase: string; picked?: string[] }>({ key: randomBytes(32) });
+  const hints = { ttlMs: 300_000, cacheScope: 'public' as const };
+  return createMcpHandler(
+    () => {
+      const server = new McpServer(
+        { name: 'baseline', version: '1.0.0' },
+        { cacheHints: { 'tools/list': hints, 'server/discover': hints }, requestState: { verify: codec.verify } },
+      );
+      server.registerTool(
+        'summarize_repo',
+        { inputSchema: z.object({ audience: z.string().optional(), maxFiles: z.number().int().default(3) }) },
+        async (_args, ctx) => {
+          const state = ctx.mcpReq.requestState<{ phase: string; picked?: string[] }>();
+          const responses = ctx.mcpReq.inputResponses ?? {};
+          const message = (text: string) => ({
+            messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+            maxTokens: 400,
+          });
+          if (state === undefined) {
+            return inputRequired({
+              inputRequests: { pick_files: inputRequired.createMessage(message('pick')) },
+              requestState: await codec.mint({ phase: 'pick' }),
+            });
+          }
+          if (state.phase === 'pick' && responses['pick_files'] !== undefined) {
+            return inputRequired({
+              inputRequests: { summary: inputRequired.createMessage(message('summarize')) },
+              requestState: await codec.mint({ phase: 'summary', picked: ['README.md'] }),
+            });
+          }
+          return { content: [{ type: 'text', text: 'A summary.' }] };
+        },
+      );
+      return server;
+    },
+    { legacy: 'reject' },
+  );
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+async function benchRounds(): Promise<void> {
+  const repo = await makeSampleRepo();
+  const ours = createTestFront({ root: repo.root });
+  const baseline = baselineHandler();
+  const labels = ['server/discover', 'tools/list', 'round 1 (pick_files)', 'round 2 (summary)', 'round 3 (complete)'];
+  const oursTimes = labels.map(() => [] as number[]);
+  const baseTimes = labels.map(() => [] as number[]);
+  const scratch = labels.map(() => [] as number[]);
+  for (let i = 0; i < WARMUP; i++) {
+    await flow(ours, 'summarize_repo', '["README.md","package.json"]', scratch);
+    await flow(baseline, 'summarize_repo', '["README.md"]', scratch);
+  }
+  for (let i = 0; i < FLOWS; i++) {
+    // Interleaved so machine noise hits both sides alike.
+    await flow(ours, 'summarize_repo', '["README.md","package.json"]', oursTimes);
+    await flow(baseline, 'summarize_repo', '["README.md"]', baseTimes);
+  }
+  console.log(`\nServer time per exchange, in-process HTTP handler, median of ${FLOWS} flows (ms)`);
+  console.log('| exchange | mcp-model-input | baseline (McpServer + SDK codec) | ratio |');
+  console.log('|---|---:|---:|---:|');
+  labels.forEach((label, index) => {
+    const a = median(oursTimes[index] ?? []);
+    const b = median(baseTimes[index] ?? []);
+    console.log(`| ${label} | ${a.toFixed(3)} | ${b.toFixed(3)} | ${(a / b).toFixed(2)}x |`);
+  });
+  await ours.close();
+  await baseline.close();
+  await repo.cleanup();
+}
+
+async function benchCodec(): Promise<void> {
+  const payload = {
+    s: { phase: 'summary', picked: ['README.md', 'package.json', 'src/index.ts'] },
+    awaiting: 'summary',
+    round: 2,
+  };
+  const binding = {
+    principal: 'anonymous',
+    method: 'tools/call',
+    tool: 'summarize_repo',
+    argumentsDigest: digestArguments({}),
+  };
+  const ours = createStateCodec<typeof payload>({ keyRing: createEphemeralKeyRing() });
+  const sdk = createRequestStateCodec<typeof payload>({ key: randomBytes(32) });
+  const ctx = {} as Parameters<typeof sdk.verify>[1];
+  const time = async (op: () => unknown | Promise<unknown>): Promise<number> => {
+    for (let i = 0; i < 200; i++) await op();
+    const start = performance.now();
+    for (let i = 0; i < CODEC_OPS; i++) await op();
+    return ((performance.now() - start) * 1000) / CODEC_OPS;
+  };
+  const ourToken = ours.seal(binding, payload);
+  const sdkToken = await sdk.mint(payload);
+  const rows: Array<[string, number, number]> = [
+    ['mint / seal', await time(() => ours.seal(binding, payload)), await time(() => sdk.mint(payload))],
+    ['verify / open', await time(() => ours.open(ourToken, binding)), await time(() => sdk.verify(sdkToken, ctx))],
+  ];
+  console.log(`\nRequest-state codec, mean of ${CODEC_OPS} operations (µs per op)`);
+  console.log('| operation | AES-256-GCM (ours) | HMAC-SHA256 (SDK) | ratio | token bytes (ours / SDK) |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [label, a, b] of rows) {
+    console.log(
+      `| ${label} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(a / b).toFixed(2)}x | ${ourToken.length} / ${sdkToken.length} |`,
+    );
+  }
+}
+
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+await benchRounds();
+await benchCodec();
