@@ -1,0 +1,61 @@
+/**
+ * mcp-model-input as a library: the server assembly, the flow engine and its model seam,
+ * the request-state codec and the repository reader. Named exports only.
+ */
+export { ModelInputError, isModelInputError } from './errors.js';
+export type { ModelInputErrorCode } from './errors.js';
+export { createStderrLogger, silentLogger } from './logger.js';
+export type { Logger } from './logger.js';
+export { VERSION } from './version.js';
+
+// Server assembly and fronts.
+export { createModelInputServerFactory } from './server/modelInputServer.js';
+export type { ModelInputServerOptions } from './server/modelInputServer.js';
+export { createServerFactory, describeTools, SERVER_NAME } from './server/createServer.js';
+export type { ServerFactoryOptions, ServerIdentity } from './server/createServer.js';
+export { checkRequestEnvelope, SUPPORTED_VERSIONS } from './server/envelope.js';
+export type { EnvelopeRejection } from './server/envelope.js';
+export { defineTool } from './server/tool.js';
+export type { AnyToolDefinition, ToolContext, ToolDefinition } from './server/tool.js';
+export { ANONYMOUS, loadTokensFile, localPrincipal } from './server/principals.js';
+export { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from './transports/http.js';
+export type { HttpFront, HttpFrontOptions } from './transports/http.js';
+export { listenHttp } from './transports/nodeHttp.js';
+export type { ListeningServer } from './transports/nodeHttp.js';
+export { EnvelopeGatedTransport, serveStdioFront } from './transports/stdio.js';
+export type { StdioFrontOptions } from './transports/stdio.js';
+
+// Flows and model sources.
+export { runFlow, DEFAULT_MAX_ROUNDS } from './flows/engine.js';
+export type { EngineOptions, SealedFlow } from './flows/engine.js';
+export { answerText } from './flows/flow.js';
+export type { FlowDefinition, FlowState, ModelStep, PreparedRequest, StepOutcome } from './flows/flow.js';
+export { FlowAnswerError } from './flows/flowAnswerError.js';
+export { createSummarizeRepoTool } from './flows/summarizeRepo/tool.js';
+export type { SummarizeRepoToolOptions } from './flows/summarizeRepo/tool.js';
+export { summarizeRepoInput, summarizeRepoOutput } from './flows/summarizeRepo/schema.js';
+export type { SummarizeRepoArgs, SummarizeRepoOutput } from './flows/summarizeRepo/schema.js';
+export { BUILTIN_MODEL_NAME, createBuiltinModel } from './models/index.js';
+export type { CompletionModel, ModelCompletionRequest } from './models/index.js';
+export { parseModelSpec } from './models/sources.js';
+export type { ModelPlan, ModelSource } from './models/sources.js';
+
+// Request state and the repository reader.
+export {
+  createEphemeralKeyRing,
+  createKeyRing,
+  createStateCodec,
+  digestArguments,
+  generateStateKey,
+  loadKeyRing,
+  parseStateKeys,
+  StateRejectedError,
+} from './state/index.js';
+export type { KeyRing, StateBinding, StateCodec, StateKey, StateRejectReason } from './state/index.js';
+export { openRepository } from './repo/index.js';
+export type { RepoFile, RepoListing, Repository, SkippedClass, SkipReason } from './repo/index.js';
+export { rankFiles, scoreFile } from './repo/rank.js';
+
+// The in-process main job.
+export { runLocalSummarize } from './host/localSummarize.js';
+export type { LocalSummarizeOptions } from './host/localSummarize.js';
