@@ -20,6 +20,7 @@ import { z } from 'zod';
 
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
+import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
 
 const FLOWS = Number(process.env['BENCH_FLOWS'] ?? 200);
@@ -34,16 +35,11 @@ type Fetcher = { fetch(request: Request): Promise<Response> };
 let nextId = 1;
 async function rpc(target: Fetcher, method: string, params: Record<string, unknown> = {}): Promise<any> {
   const response = await target.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(typeof params['name'] === 'string' && { 'mcp-name': params['name'] }),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }),
+    mcpRequest('http://localhost/mcp', {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: { ...params, _meta: META },
     }),
   );
   const body = (await response.json()) as { result?: any; error?: unknown };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI, meta } from '../helpers/rawChannel.js';
+import { CLI, mcpRequest, meta } from '../helpers/rawChannel.js';
 
 const run = promisify(execFile);
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -226,16 +226,9 @@ describe('serve --http', () => {
         }
       });
     });
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'server/discover',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } }),
-    });
+    const response = await fetch(
+      mcpRequest(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } }),
+    );
     expect(response.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

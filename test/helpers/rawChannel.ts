@@ -38,6 +38,26 @@ export function meta(capabilities: Record<string, unknown> = {}): Record<string,
   };
 }
 
+/**
+ * A POST to an MCP endpoint with the headers a 2026-07-28 client sends (`Mcp-Method` and `Mcp-Name`
+ * mirrored from the body). `body` may be a raw string for malformed-input tests.
+ */
+export function mcpRequest(url: string, message: unknown, headers: Record<string, string> = {}): Request {
+  const body = typeof message === 'string' ? undefined : (message as { method?: string; params?: { name?: string } });
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION_2026,
+      ...(typeof body?.method === 'string' && { 'mcp-method': body.method }),
+      ...(typeof body?.params?.name === 'string' && { 'mcp-name': body.params.name }),
+      ...headers,
+    },
+    body: typeof message === 'string' ? message : JSON.stringify(message),
+  });
+}
+
 export function stdioChannel(args: string[], env: Record<string, string> = {}): RawChannel {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, 'serve', '--stdio', ...args], {
     env: { ...process.env, ...env },
@@ -98,21 +118,7 @@ export function stdioChannel(args: string[], env: Record<string, string> = {}): 
 
 export function httpChannel(front: HttpFront, url = 'http://localhost/mcp'): RawChannel {
   const post = async (message: unknown, headers: Record<string, string> = {}): Promise<RawReply> => {
-    const body = message as { method?: string; params?: { name?: string } };
-    const response = await front.fetch(
-      new Request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': VERSION_2026,
-          ...(typeof body.method === 'string' && { 'mcp-method': body.method }),
-          ...(typeof body.params?.name === 'string' && { 'mcp-name': body.params.name }),
-          ...headers,
-        },
-        body: JSON.stringify(message),
-      }),
-    );
+    const response = await front.fetch(mcpRequest(url, message, headers));
     const text = await response.text();
     let parsed: Record<string, any> | undefined;
     try {

@@ -4,6 +4,7 @@ import { createModelInputServerFactory } from '../../src/server/modelInputServer
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
 import { createHttpFront, type HttpFront } from '../../src/transports/http.js';
+import { httpChannel, stdioChannel, type RawChannel } from './rawChannel.js';
 
 export interface TestFrontOptions {
   root: string;
@@ -40,4 +41,9 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
 export function capturingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return { lines, info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`) };
+}
+
+/** A raw channel to our server over either front: a real `serve --stdio` process, or the in-process HTTP front. */
+export function openChannel(kind: 'stdio' | 'http', root: string): RawChannel {
+  return kind === 'stdio' ? stdioChannel(['--root', root, '--quiet']) : httpChannel(createTestFront({ root }));
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { httpChannel, meta, stdioChannel, type RawChannel } from '../helpers/rawChannel.js';
-import { createTestFront } from '../helpers/servers.js';
+import { meta, type RawChannel } from '../helpers/rawChannel.js';
+import { openChannel } from '../helpers/servers.js';
 
 const SAMPLING = { sampling: {} };
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -38,10 +38,7 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
     });
 
   beforeAll(() => {
-    channel =
-      kind === 'stdio'
-        ? stdioChannel(['--root', repo.root, '--quiet'])
-        : httpChannel(createTestFront({ root: repo.root }));
+    channel = openChannel(kind, repo.root);
   });
   afterAll(async () => {
     await channel.close();

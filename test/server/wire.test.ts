@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { httpChannel, meta, stdioChannel, type RawChannel } from '../helpers/rawChannel.js';
-import { createTestFront } from '../helpers/servers.js';
+import { meta, type RawChannel } from '../helpers/rawChannel.js';
+import { openChannel } from '../helpers/servers.js';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -24,10 +24,7 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
   const id = () => nextId++;
 
   beforeAll(() => {
-    channel =
-      kind === 'stdio'
-        ? stdioChannel(['--root', repo.root, '--quiet'])
-        : httpChannel(createTestFront({ root: repo.root }));
+    channel = openChannel(kind, repo.root);
   });
   afterAll(async () => {
     await channel.close();

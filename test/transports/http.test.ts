@@ -14,7 +14,7 @@ import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../../src/transports/http.js';
 import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { httpChannel, meta } from '../helpers/rawChannel.js';
+import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -28,19 +28,7 @@ afterAll(async () => {
 const discover = (id = 1) => ({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: meta() } });
 
 function post(front: { fetch(r: Request): Promise<Response> }, body: string, headers: Record<string, string> = {}) {
-  return front.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'server/discover',
-        ...headers,
-      },
-      body,
-    }),
-  );
+  return front.fetch(mcpRequest('http://localhost/mcp', body, { 'mcp-method': 'server/discover', ...headers }));
 }
 
 describe('HTTP front', () => {
@@ -159,16 +147,7 @@ describe('HTTP front on a real socket', () => {
   });
 
   it('serves discover at /mcp on 127.0.0.1', async () => {
-    const response = await fetch(`${server.origin}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'server/discover',
-      },
-      body: JSON.stringify(discover()),
-    });
+    const response = await fetch(mcpRequest(`${server.origin}/mcp`, discover()));
     expect(response.status).toBe(200);
     expect(((await response.json()) as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual([
       '2026-07-28',
