@@ -14,6 +14,8 @@ export type ModelInputErrorCode =
   | 'path_outside_root'
   | 'repo_unreadable'
   | 'model_failed'
+  | 'workflow_invalid'
+  | 'audit_report_invalid'
   | 'usage';
 
 export class ModelInputError<C extends ModelInputErrorCode = ModelInputErrorCode> extends Error {

@@ -35,8 +35,35 @@ export { createSummarizeRepoTool } from './flows/summarizeRepo/tool.js';
 export type { SummarizeRepoToolOptions } from './flows/summarizeRepo/tool.js';
 export { summarizeRepoInput, summarizeRepoOutput } from './flows/summarizeRepo/schema.js';
 export type { SummarizeRepoArgs, SummarizeRepoOutput } from './flows/summarizeRepo/schema.js';
-export { BUILTIN_MODEL_NAME, createBuiltinModel } from './models/index.js';
-export type { CompletionModel, ModelCompletionRequest } from './models/index.js';
+export type { StepRecovery } from './flows/flow.js';
+export {
+  BUILTIN_MODEL_NAME,
+  createAnthropicMessagesModel,
+  createBuiltinModel,
+  createOpenAIChatModel,
+  createProviderSource,
+  createTieredModel,
+  createUsageMeter,
+  DEFAULT_MODEL_BUDGET,
+  DEFAULT_MODEL_SPEC,
+  DEFAULT_RETRY_POLICY,
+  isModelProviderError,
+  ModelProviderError,
+  preferredTier,
+} from './models/index.js';
+export type {
+  AnthropicMessagesModelOptions,
+  CompletionModel,
+  ModelBudget,
+  ModelCompletionRequest,
+  ModelProviderFailure,
+  ModelSpecOptions,
+  ModelUsage,
+  OpenAIChatModelOptions,
+  ProviderSettings,
+  RetryPolicy,
+  UsageTotals,
+} from './models/index.js';
 export { parseModelSpec } from './models/sources.js';
 export type { ModelPlan, ModelSource } from './models/sources.js';
 
@@ -59,3 +86,17 @@ export { rankFiles, scoreFile } from './repo/rank.js';
 // The in-process main job.
 export { runLocalSummarize } from './host/localSummarize.js';
 export type { LocalSummarizeOptions } from './host/localSummarize.js';
+
+// The sampling-migration planner and the live compliance probe.
+export {
+  buildPlan,
+  loadWorkflowFile,
+  parseWorkflow,
+  renderPlanJson,
+  renderPlanMarkdown,
+  WORKFLOW_SCHEMA,
+  WorkflowInvalidError,
+} from './plan/index.js';
+export type { Plan, Verdict, Workflow, WorkflowIssue } from './plan/index.js';
+export { RULES as AUDIT_RULES, renderAuditText, runAudit } from './audit/index.js';
+export type { AuditOptions, AuditReport, RuleResult } from './audit/index.js';

@@ -2,6 +2,8 @@
 import { isModelInputError } from '../errors.js';
 import { generateStateKey } from '../state/index.js';
 import { VERSION } from '../version.js';
+import { runAuditCommand } from './audit.js';
+import { runPlan } from './plan.js';
 import { runServe } from './serve.js';
 import { runSummarize } from './summarize.js';
 import { KEYGEN_USAGE, MAIN_USAGE } from './usage.js';
@@ -15,11 +17,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case undefined:
+        console.error(MAIN_USAGE);
+        return EXIT_USAGE;
       case '-h':
       case '--help':
       case 'help':
         console.log(MAIN_USAGE);
-        return command === undefined ? EXIT_USAGE : EXIT_OK;
+        return EXIT_OK;
       case '-v':
       case '--version':
         console.log(VERSION);
@@ -28,6 +32,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runServe(rest);
       case 'summarize':
         return await runSummarize(rest);
+      case 'plan':
+        return await runPlan(rest);
+      case 'audit':
+        return await runAuditCommand(rest);
       case 'keygen':
         if (rest.includes('--help') || rest.includes('-h')) {
           console.log(KEYGEN_USAGE);

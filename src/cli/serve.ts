@@ -1,7 +1,6 @@
 /** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger, type Logger } from '../logger.js';
-import { parseModelSpec } from '../models/sources.js';
 import { createModelInputServerFactory } from '../server/modelInputServer.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing } from '../state/index.js';
@@ -9,6 +8,7 @@ import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../
 import { listenHttp } from '../transports/nodeHttp.js';
 import { serveStdioFront } from '../transports/stdio.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
+import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -40,12 +40,13 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     stdio: { type: 'boolean' },
     http: { type: 'string' },
     root: { type: 'string' },
-    model: { type: 'string' },
+    ...MODEL_FLAG_OPTIONS,
     'state-keys-file': { type: 'string' },
     'state-ttl': { type: 'string' },
     'max-rounds': { type: 'string' },
     'tokens-file': { type: 'string' },
     'allow-remote': { type: 'boolean' },
+    'allow-host': { type: 'string', multiple: true },
     'max-body': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -59,16 +60,17 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     throw new ModelInputError('usage', 'serve: pass exactly one of --stdio or --http [HOST:]PORT (see --help)');
   }
   if (values.stdio === true) {
-    for (const flag of ['tokens-file', 'allow-remote', 'max-body'] as const) {
+    for (const flag of ['tokens-file', 'allow-remote', 'allow-host', 'max-body'] as const) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
     }
   }
 
   const logger = createStderrLogger({ quiet: values.quiet === true });
   const root = await resolveDirectory('--root', values.root);
-  const models = parseModelSpec(values.model ?? 'host');
+  const models = modelPlanFromFlags(values, logger);
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
-  const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
+  // Two rounds at least: summarize_repo asks the host twice (pick_files, then summary).
+  const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 2, 100);
   const address = values.http === undefined ? undefined : parseListenAddress(values.http);
   const tokens = values['tokens-file'] === undefined ? undefined : await loadTokensFile(values['tokens-file']);
   if (address !== undefined && !LOOPBACK.has(address.host) && tokens === undefined && values['allow-remote'] !== true) {
@@ -107,7 +109,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const factory = createModelInputServerFactory({ ...common, defaultPrincipal: ANONYMOUS });
   const listening = await listenHttp(
     (boundPort) => {
-      const allowedHosts = defaultAllowedHosts(host, boundPort);
+      const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
       return createHttpFront({
         factory,
         logger,

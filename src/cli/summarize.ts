@@ -1,7 +1,13 @@
-/** `mcp-model-input summarize [DIR]`: the main job. */
+/**
+ * `mcp-model-input summarize [DIR]`: the main job. `--model` takes the same specs as `serve`
+ * (default `builtin`: one server-owned call); `--model host` runs the MRTR rounds with the
+ * built-in model as the host's model.
+ */
 import { runLocalSummarize } from '../host/localSummarize.js';
 import { createStderrLogger } from '../logger.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
+import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
+import { createProgressLine } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
 
 export async function runSummarize(argv: readonly string[]): Promise<number> {
@@ -12,6 +18,7 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
     json: { type: 'boolean' },
     trace: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    ...MODEL_FLAG_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -25,17 +32,22 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
   const root = await resolveDirectory('summarize DIR', positionals[0]);
   const maxFiles = parseInteger('--max-files', values['max-files'], 1, 8);
   const logger = createStderrLogger({ quiet: values.quiet === true });
+  const models = modelPlanFromFlags(values, logger);
 
+  // Files listed and read, on one self-erasing stderr line — only on a terminal, never with --quiet or --trace.
+  const progress = createProgressLine(process.stderr, { enabled: values.quiet !== true && values.trace !== true });
   const result = await runLocalSummarize({
     root,
-    logger,
+    logger: progress?.around(logger) ?? logger,
+    models,
     args: {
       ...(values.audience !== undefined && { audience: values.audience }),
       ...(values.path !== undefined && { path: values.path }),
       ...(maxFiles !== undefined && { maxFiles }),
     },
     ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
-  });
+    ...(progress !== undefined && { repository: { onProgress: progress.update } }),
+  }).finally(() => progress?.done());
 
   const text = result.content
     .filter((block): block is { type: 'text'; text: string } => block.type === 'text')

@@ -6,6 +6,9 @@ Usage:
   mcp-model-input serve (--stdio | --http [HOST:]PORT) [options]
                                               serve the summarize_repo tool over MCP
   mcp-model-input keygen [KID]                print a fresh request-state key line (kid:base64)
+  mcp-model-input plan FILE [--json]          plan a model-assisted tool: sampling or not, and how
+  mcp-model-input audit (--stdio "COMMAND" | --url URL) [--tool NAME --args JSON]
+                                              probe a live MCP server against the 2026-07-28 rules
   mcp-model-input --help | --version
 
 Run 'mcp-model-input <command> --help' for a command's options.`;
@@ -21,31 +24,50 @@ Transport (exactly one):
 
 Options:
   --root DIR                 the only tree the tool may read (default: the current directory)
-  --model SPEC               where model input comes from (default: host)
-                               host      the client's model over MRTR (needs the sampling capability)
-                               builtin   the server's built-in heuristic model (no keys, no network)
-                               host,builtin          host when the request declares sampling, else builtin
-                               pick=builtin,summary=host   one source per step
+  --model SPEC               where model input comes from (default: builtin)
+                               builtin          the server's built-in heuristic model (no keys, no network)
+                               openai:MODEL     an OpenAI-compatible Chat Completions endpoint (OpenAI,
+                                                Ollama, vLLM, LM Studio, llama.cpp) -- OPENAI_BASE_URL
+                               anthropic:MODEL  the Anthropic Messages API -- ANTHROPIC_API_KEY
+                               PROVIDER:CHEAP+STRONG  two models: pick_files on CHEAP, summary on STRONG
+                               host             the client's model over MRTR (needs the sampling capability)
+                               host,openai:MODEL      host when the request declares sampling, else the next
+                               pick=builtin,summary=anthropic:MODEL   one source per step
+  --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
+  --model-retries N          retries on 429, 5xx, timeouts and connection errors, 0-10, honouring
+                             Retry-After up to 30 s (default: 2)
+  --max-model-calls N        server-owned model calls per tool call, 1-100 (default: 6)
+  --max-model-tokens N       input plus output tokens per tool call, 1000-100000000 (default: 200000)
   --state-keys-file FILE     request-state keys, one 'kid:base64' per line (first mints, all verify);
                              overrides MCP_MODEL_INPUT_STATE_KEYS
-  --state-ttl SECONDS        lifetime of a minted requestState (default: 300)
-  --max-rounds N             input_required rounds allowed per tool call (default: 6)
+  --state-ttl SECONDS        lifetime of a minted requestState, 1-86400 (default: 300)
+  --max-rounds N             input_required rounds allowed per tool call, 2-100 (default: 6)
   --tokens-file FILE         HTTP only: {"<bearer token>": "<principal>"}; requests without a known
                              token get 401
   --allow-remote             HTTP only: allow a non-loopback HOST without --tokens-file
-  --max-body BYTES           HTTP only: largest accepted request body (default: 1048576)
+  --allow-host NAME[:PORT]   HTTP only, repeatable: also accept this Host header (DNS-rebinding allow-list;
+                             loopback names are accepted on loopback binds, and this machine's names and
+                             addresses on 0.0.0.0 / ::)
+  --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
   --quiet                    only warnings on stderr
   -h, --help                 show this help
 
 Environment:
   MCP_MODEL_INPUT_STATE_KEYS comma-separated 'kid:base64' keys (32 random bytes each); without keys a
-                             random per-process key is used and retries must come back to this process`;
+                             random per-process key is used and retries must come back to this process
+  OPENAI_API_KEY             key for openai:MODEL (optional when OPENAI_BASE_URL names a server
+                             that takes none, such as Ollama)
+  OPENAI_BASE_URL            OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1
+                             (default: https://api.openai.com/v1)
+  ANTHROPIC_API_KEY          key for anthropic:MODEL (required)
+  ANTHROPIC_BASE_URL         Messages API endpoint (default: https://api.anthropic.com)`;
 
 export const SUMMARIZE_USAGE = `Usage: mcp-model-input summarize [DIR] [options]
 
-Summarizes DIR (default: the current directory) with the summarize_repo tool, run in-process:
-the official MCP client (pinned to 2026-07-28) drives the server's MRTR rounds and answers its
-sampling requests with the built-in heuristic model. No keys, no network.
+Summarizes DIR (default: the current directory) with the summarize_repo tool, run in-process
+and driven by the official MCP client (pinned to 2026-07-28). With the default model, builtin, the
+server answers in one call on its built-in heuristic model: no keys, no network. With --model host
+the server runs its MRTR rounds and the client answers the sampling requests with the built-in model.
 
 Options:
   --path SUB                 summarize only this sub-directory of DIR
@@ -53,8 +75,17 @@ Options:
   --max-files N              how many files the model may pick, 1-8 (default: 3)
   --json                     print the structured result as JSON instead of the summary text
   --trace                    print each exchange to stderr (id, method, resultType, input keys)
-  --quiet                    no informational lines on stderr
+  --quiet                    no informational lines on stderr (such as the one line per model call)
+  --model SPEC               as for 'serve --help' (default: builtin): builtin, openai:MODEL,
+                             anthropic:MODEL, PROVIDER:CHEAP+STRONG, host, host,openai:MODEL,
+                             pick=SOURCE,summary=SOURCE
+  --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
+  --model-retries N          retries on 429, 5xx, timeouts and connection errors, 0-10 (default: 2)
+  --max-model-calls N        server-owned model calls per run, 1-100 (default: 6)
+  --max-model-tokens N       input plus output tokens per run, 1000-100000000 (default: 200000)
   -h, --help                 show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (see 'serve --help').
 
 Exit status: 0 success, 1 the tool reported an error, 2 bad usage or configuration.`;
 
@@ -62,3 +93,46 @@ export const KEYGEN_USAGE = `Usage: mcp-model-input keygen [KID]
 
 Prints one 'kid:base64' request-state key line (32 random bytes) for MCP_MODEL_INPUT_STATE_KEYS
 or --state-keys-file. KID defaults to a date stamp like k20261130.`;
+
+export const PLAN_USAGE = `Usage: mcp-model-input plan FILE [--json]
+       mcp-model-input plan --from-audit REPORT.json [FILE] [--json]
+       mcp-model-input plan --schema
+
+Reads a workflow file (YAML or JSON: one model-assisted tool, its steps, its requirements) and prints
+a one-page architecture: the decision, the discovery contract, the request envelope and its errors,
+the round table, the retry contract, state protection, the safety policy and the removal plan, then
+the findings (hard rejects, refusals) and one verdict: direct inference, temporary MRTR
+compatibility, or no model required. The file is validated against the published JSON Schema
+(schemas/workflow.schema.json); errors name the field and nothing is printed on stdout.
+
+Options:
+  --json                     print the plan as JSON instead of Markdown
+  --from-audit REPORT.json   fill the round table from an 'audit --json' report of the live tool
+                             (without FILE, the workflow is inferred from the report)
+  --schema                   print the workflow JSON Schema
+  -h, --help                 show this help
+
+Exit status: 0 a plan was printed, 2 bad usage or an invalid workflow or report.`;
+
+export const AUDIT_USAGE = `Usage: mcp-model-input audit (--stdio "COMMAND" | --url URL) [options]
+
+Probes a live MCP server against the 2026-07-28 rules and reports each as pass, fail or not
+applicable, with the specification page it comes from: discovery and cache hints, tools/list
+determinism, the exact -32602/-32022/-32021/-32601 errors, unanswered notifications, and for a named
+tool its MRTR behaviour, driven by a scripted host model (built-in heuristic; no keys, no network).
+
+Target (exactly one):
+  --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
+  --url URL                  a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp
+
+Options:
+  --tool NAME                drive this tool's flow: capability gate, rounds, state checks
+  --args JSON                its arguments, a JSON object (default: {})
+  --answers FILE             scripted answers: {"<input key>": "text" | ["round 1", "round 2", ...]}
+  --header "Name: value"     HTTP only, repeatable: an extra request header (e.g. Authorization)
+  --timeout MS               per-request timeout (default: 10000)
+  --no-interop               skip the official-client connection check
+  --json                     print the report as JSON (for CI and 'plan --from-audit')
+  -h, --help                 show this help
+
+Exit status: 0 no rule failed, 1 at least one rule failed, 2 bad usage.`;

@@ -6,6 +6,10 @@
  * take this round's answer if it is the one we asked for, then advance phases until the
  * flow completes or needs the host again. A missing answer is asked for again (spec),
  * counted against the round cap carried in the sealed state.
+ *
+ * A server-owned model answers inside the call (serverModelStep.ts: usage meter, one repair
+ * request, the step's fallback); its failures become `isError` results with what to do. The
+ * tool call's usage goes into the result's `structuredContent` when the flow names a field.
  */
 import {
   inputRequired,
@@ -20,10 +24,12 @@ import { z } from 'zod';
 
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
+import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
 import type { ToolContext } from '../server/tool.js';
 import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
-import type { FlowDefinition, FlowState } from './flow.js';
+import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';
+import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
 
 export const DEFAULT_MAX_ROUNDS = 6;
 export const MAX_ANSWER_BYTES = 256 * 1024;
@@ -34,6 +40,8 @@ export interface SealedFlow<State> {
   s: State;
   awaiting: string | null;
   round: number;
+  /** Server-owned model usage of earlier rounds (only when some step already used one). */
+  u?: UsageTotals;
 }
 
 export interface EngineOptions {
@@ -66,6 +74,12 @@ function readAnswer(key: string, raw: unknown): CreateMessageResult {
 
 function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A successful result gets the tool call's usage in the flow's `usageField`. */
+function withUsage(result: CallToolResult, field: string | undefined, meter: UsageMeter): CallToolResult {
+  if (field === undefined || result.isError === true || result.structuredContent === undefined) return result;
+  return { ...result, structuredContent: { ...result.structuredContent, [field]: meter.totals() } };
 }
 
 export async function runFlow<Args, State extends FlowState>(
@@ -107,6 +121,11 @@ export async function runFlow<Args, State extends FlowState>(
     }
   }
 
+  const meter = createUsageMeter({
+    budget: options.models.budget ?? DEFAULT_MODEL_BUDGET,
+    logger: options.logger,
+    ...(sealed.u !== undefined && { start: sealed.u }),
+  });
   let state = sealed.s;
   let pending = sealed.awaiting;
   for (;;) {
@@ -126,23 +145,58 @@ export async function runFlow<Args, State extends FlowState>(
         if (sealed.round >= maxRounds) {
           throw invalidParams(`${flow.tool}: round limit of ${maxRounds} reached without the needed input responses`);
         }
-        const requestState = codec.seal(binding, { s: state, awaiting: step.key, round: sealed.round + 1 });
+        let requestState: string;
+        try {
+          const usage = meter.totals();
+          requestState = codec.seal(binding, {
+            s: state,
+            awaiting: step.key,
+            round: sealed.round + 1,
+            ...(usage.calls > 0 && { u: usage }),
+          });
+        } catch (error) {
+          if (!(error instanceof StateRejectedError)) throw error;
+          options.logger.warn(`${flow.tool}: request state too large to seal (${error.reason})`);
+          return toolError(
+            `The state of this ${flow.tool} call is too large to carry between rounds. Ask for fewer items or shorter inputs.`,
+          );
+        }
         return inputRequired({
           inputRequests: { [step.key]: inputRequired.createMessage(prepared.params) },
           requestState,
         });
       }
-      answer = await source.model.complete({ key: step.key, params: prepared.params, signal: ctx.signal });
+      let outcome: StepOutcome<State>;
+      try {
+        outcome = await runServerModelStep({
+          tool: flow.tool,
+          step,
+          model: source.model,
+          args,
+          state,
+          params: prepared.params,
+          meter,
+          logger: options.logger,
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        const failed = serverFailureResult(error);
+        if (failed === undefined) throw error;
+        return failed;
+      }
+      if ('done' in outcome) return withUsage(outcome.done, flow.usageField, meter);
+      state = outcome.next;
+      continue;
     }
 
+    // The host's answer is the client's input: an unusable one is invalid params, never repaired.
     try {
       const outcome = await step.accept(args, state, answer, ctx.signal);
-      if ('done' in outcome) return outcome.done;
+      if ('done' in outcome) return withUsage(outcome.done, flow.usageField, meter);
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      if (source.kind === 'host') throw invalidParams(`inputResponses.${error.key}: ${error.message}`);
-      return toolError(`The server's model gave an unusable answer for ${error.key}: ${error.message}`);
+      throw invalidParams(`inputResponses.${error.key}: ${error.message}`);
     }
   }
 }

@@ -6,6 +6,8 @@
  */
 import type { CallToolResult, CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
+import type { FlowAnswerError } from './flowAnswerError.js';
+
 export interface FlowState {
   phase: string;
 }
@@ -18,12 +20,34 @@ export interface PreparedRequest<State> {
 
 export type StepOutcome<State> = { next: State } | { done: CallToolResult };
 
+/**
+ * What a step does when a server-owned model's answer is unusable (never for the host's model,
+ * whose answers are the client's input): one repair request, then a deterministic fallback.
+ */
+export interface StepRecovery<Args, State extends FlowState> {
+  /** The follow-up user message of the one repair request, after the unusable answer. */
+  repairInstruction(args: Args, error: FlowAnswerError): string;
+  /**
+   * Completes the step without the model, from the request that was sent (`reason` says why); the
+   * outcome should say that it is a fallback. May throw `FlowAnswerError` when even that is impossible.
+   */
+  fallback(
+    args: Args,
+    state: State,
+    params: CreateMessageRequestParams,
+    reason: string,
+    signal: AbortSignal,
+  ): Promise<StepOutcome<State>>;
+}
+
 export interface ModelStep<Args, State extends FlowState> {
   /** The input key on the wire, e.g. `pick_files`. */
   key: string;
   prepare(args: Args, state: State, signal: AbortSignal): Promise<PreparedRequest<State> | { done: CallToolResult }>;
   /** Throws `FlowAnswerError` when the answer cannot be used. */
   accept(args: Args, state: State, answer: CreateMessageResult, signal: AbortSignal): Promise<StepOutcome<State>>;
+  /** Optional: repair and fallback for server-owned models. Without it an unusable answer is a tool error. */
+  recover?: StepRecovery<Args, State>;
 }
 
 export interface FlowDefinition<Args, State extends FlowState> {
@@ -32,6 +56,11 @@ export interface FlowDefinition<Args, State extends FlowState> {
   keys: readonly string[];
   initial(args: Args): State;
   step(state: State): ModelStep<Args, State>;
+  /**
+   * When set, the engine writes the tool call's server-owned model usage (`calls`, `inputTokens`,
+   * `outputTokens`, `models`) into this field of every successful result's `structuredContent`.
+   */
+  usageField?: string;
 }
 
 /** The text of a sampling result (a single block or an array; text blocks only). */

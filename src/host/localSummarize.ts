@@ -1,16 +1,18 @@
 /**
  * The main job: run the server in-process, connect the official SDK client pinned to
- * 2026-07-28 over the server's own HTTP front (no socket), answer its embedded
- * `sampling/createMessage` requests with the built-in model, and return the result.
- * Every byte goes through the same envelope gate, state codec and MRTR rounds as a
- * remote client's would.
+ * 2026-07-28 over the server's own HTTP front (no socket), and return the result. With a
+ * server-owned model plan (the default, `builtin`) that is one `tools/call`; with `host` in the
+ * plan the client answers the embedded `sampling/createMessage` requests with its own model (the
+ * built-in one unless given). Every byte goes through the same envelope gate, state codec and
+ * MRTR rounds as a remote client's would.
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 
 import type { Logger } from '../logger.js';
 import { createBuiltinModel } from '../models/builtin.js';
 import type { CompletionModel } from '../models/modelSource.js';
-import { parseModelSpec } from '../models/sources.js';
+import { parseModelSpec, type ModelPlan } from '../models/sources.js';
+import type { RepositoryOptions } from '../repo/index.js';
 import { createModelInputServerFactory } from '../server/modelInputServer.js';
 import { localPrincipal } from '../server/principals.js';
 import { createEphemeralKeyRing } from '../state/index.js';
@@ -25,20 +27,25 @@ export interface LocalSummarizeOptions {
   root: string;
   args: { audience?: string; path?: string; maxFiles?: number };
   logger: Logger;
-  /** The host's model; defaults to the built-in heuristic. */
+  /** The server's model plan; defaults to `builtin` (server-owned, one call). */
+  models?: ModelPlan;
+  /** The host's model, for steps the plan gives to `host`; defaults to the built-in heuristic. */
   model?: CompletionModel;
   trace?: TraceSink;
+  /** Repository reader options, e.g. `onProgress` for a progress line. */
+  repository?: RepositoryOptions;
 }
 
 export async function runLocalSummarize(options: LocalSummarizeOptions): Promise<CallToolResult> {
   const model = options.model ?? createBuiltinModel();
   const factory = createModelInputServerFactory({
     root: options.root,
-    models: parseModelSpec('host'),
+    models: options.models ?? parseModelSpec('builtin'),
     // One process serves every round here, so a per-process key is exactly right.
     keyRing: createEphemeralKeyRing(),
     logger: options.logger,
     defaultPrincipal: localPrincipal(),
+    ...(options.repository !== undefined && { repository: options.repository }),
   });
   const front = createHttpFront({
     factory,

@@ -1,43 +1,61 @@
 /**
  * Where model input comes from, decided per request and per input key:
- * - `host`: the client's model, over an MRTR `input_required` round (needs `sampling`);
- * - a server-owned model (today `builtin`), called inline: no round trip, no state.
+ * - `builtin`: the server's deterministic heuristic (no keys, no network) — the default;
+ * - `openai:MODEL` / `anthropic:MODEL` (or `PROVIDER:CHEAP+STRONG`): a server-owned provider;
+ * - `host`: the client's model, over an MRTR `input_required` round (needs `sampling`).
+ * Server-owned sources are called inline: no round trip, no state.
  *
- * Spec grammar for `--model`: a preference list (`host,builtin`: the host when the request
- * declares sampling, otherwise the next source) or per-step assignments
- * (`pick=builtin,summary=host`).
+ * Spec grammar for `--model`: one source, a preference list (`host,openai:gpt-5.4-mini`: the host
+ * when the request declares sampling, otherwise the next source) or per-step assignments
+ * (`pick=builtin,summary=anthropic:claude-sonnet-5-5`). Every configuration error — unknown source,
+ * missing key, unreachable entries — is thrown here, at start-up.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
 import { ModelInputError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { createBuiltinModel } from './builtin.js';
 import type { CompletionModel } from './modelSource.js';
+import { createProviderSource } from './providers/providerSources.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './providers/retry.js';
+import { DEFAULT_MODEL_BUDGET, type ModelBudget } from './usage.js';
 
 export type ModelSource = { kind: 'host' } | { kind: 'server'; model: CompletionModel };
 
 export interface ModelPlan {
-  /** The spec as configured, for logs and `--help`. */
+  /** The spec as configured, for logs. */
   readonly spec: string;
+  /** Bounds on server-owned model use per tool call; `DEFAULT_MODEL_BUDGET` when absent. */
+  readonly budget?: ModelBudget;
   /** The source for one input key under one request's capabilities; undefined if none can serve it. */
   sourceFor(key: string, capabilities: ClientCapabilities): ModelSource | undefined;
   /** True when some configuration of capabilities would route this key to the host. */
   mayUseHost(key: string): boolean;
 }
 
+export interface ModelSpecOptions {
+  /** Keys and base URLs are read from here; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Provider retry warnings. */
+  logger?: Logger;
+  /** Per provider HTTP request; default 60 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  budget?: Partial<ModelBudget>;
+}
+
+export const DEFAULT_MODEL_SPEC = 'builtin';
+export const DEFAULT_MODEL_TIMEOUT_MS = 60_000;
+
 const STEP_ALIASES: Readonly<Record<string, string>> = {
   pick: 'pick_files',
   pick_files: 'pick_files',
   summary: 'summary',
 };
-export const KNOWN_SOURCES = ['host', 'builtin'] as const;
+const SOURCES_HELP = 'use builtin, host, openai:MODEL or anthropic:MODEL';
 
-function parseSource(name: string): ModelSource {
-  if (name === 'host') return { kind: 'host' };
-  if (name === 'builtin') return { kind: 'server', model: createBuiltinModel() };
-  throw new ModelInputError(
-    'config_invalid',
-    `unknown model source '${name}' (available: ${KNOWN_SOURCES.join(', ')})`,
-  );
+function configError(message: string): ModelInputError<'config_invalid'> {
+  return new ModelInputError('config_invalid', message);
 }
 
 function firstServing(list: readonly ModelSource[], capabilities: ClientCapabilities): ModelSource | undefined {
@@ -45,32 +63,49 @@ function firstServing(list: readonly ModelSource[], capabilities: ClientCapabili
 }
 
 /** Parses a `--model` spec. Throws `ModelInputError('config_invalid')` with a one-line message. */
-export function parseModelSpec(spec: string): ModelPlan {
+export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): ModelPlan {
+  const settings = {
+    env: options.env ?? process.env,
+    logger: options.logger ?? silentLogger,
+    timeoutMs: options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+  };
+  const budget: ModelBudget = { ...DEFAULT_MODEL_BUDGET, ...options.budget };
+  const made = new Map<string, ModelSource>();
+  const parseSource = (name: string): ModelSource => {
+    const known = made.get(name);
+    if (known !== undefined) return known;
+    let source: ModelSource;
+    if (name === 'host') source = { kind: 'host' };
+    else if (name === 'builtin') source = { kind: 'server', model: createBuiltinModel() };
+    else if (name.includes(':')) source = { kind: 'server', model: createProviderSource(name, settings) };
+    else throw configError(`unknown model source '${name}' (${SOURCES_HELP})`);
+    made.set(name, source);
+    return source;
+  };
+
   const items = spec
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
-  if (items.length === 0) throw new ModelInputError('config_invalid', 'empty --model spec');
+  if (items.length === 0) throw configError(`empty --model spec (${SOURCES_HELP})`);
 
   if (items.some((item) => item.includes('='))) {
     const perStep = new Map<string, ModelSource>();
     for (const item of items) {
       const [rawStep, rawSource, ...rest] = item.split('=');
-      const step = STEP_ALIASES[rawStep ?? ''];
-      if (step === undefined || rawSource === undefined || rest.length > 0) {
-        throw new ModelInputError(
-          'config_invalid',
-          `bad --model entry '${item}': expected STEP=SOURCE with STEP one of pick, summary`,
-        );
+      const step = STEP_ALIASES[rawStep?.trim() ?? ''];
+      if (step === undefined || rawSource === undefined || rawSource.trim() === '' || rest.length > 0) {
+        throw configError(`bad --model entry '${item}': expected STEP=SOURCE with STEP one of pick, summary`);
       }
-      perStep.set(step, parseSource(rawSource));
+      if (perStep.has(step)) throw configError(`--model assigns ${step} twice`);
+      perStep.set(step, parseSource(rawSource.trim()));
     }
-    const missing = Object.values(STEP_ALIASES).filter((step) => !perStep.has(step));
-    if (missing.length > 0) {
-      throw new ModelInputError('config_invalid', `--model assigns no source to: ${[...new Set(missing)].join(', ')}`);
-    }
+    const missing = [...new Set(Object.values(STEP_ALIASES))].filter((step) => !perStep.has(step));
+    if (missing.length > 0) throw configError(`--model assigns no source to: ${missing.join(', ')}`);
     return {
       spec,
+      budget,
       sourceFor: (key, capabilities) => {
         const source = perStep.get(key);
         return source === undefined ? undefined : firstServing([source], capabilities);
@@ -80,8 +115,15 @@ export function parseModelSpec(spec: string): ModelPlan {
   }
 
   const list = items.map(parseSource);
+  const serving = list.findIndex((source) => source.kind === 'server');
+  if (serving >= 0 && serving < list.length - 1) {
+    throw configError(
+      `--model '${items[serving + 1]}' after '${items[serving]}' is never used: a server-owned source answers every request`,
+    );
+  }
   return {
     spec,
+    budget,
     sourceFor: (_key, capabilities) => firstServing(list, capabilities),
     mayUseHost: () => list.some((source) => source.kind === 'host'),
   };

@@ -1,10 +1,8 @@
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
-import type { IgnoreRules } from './ignoreRules.js';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import type { Limiter } from './limit.js';
-import { absoluteOf, hasVcsSegment, isInside, relativeToRoot, VCS_DIR_NAME } from './paths.js';
+import { absoluteOf, hasVcsSegment, isInside, relativeToRoot } from './paths.js';
 import type { RepoFile, SkipReason } from './types.js';
 
 /** Flags for opening a file to read: never block on a FIFO swapped in, never follow a final symlink. */
@@ -24,9 +22,12 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** Whether the last segment has a known binary extension (`.png`, `.ZIP`…; not a dot-file like `.a`). */
 export function hasBinaryExtension(relative: string): boolean {
-  const ext = path.posix.extname(relative);
-  return ext !== '' && BINARY_EXTENSIONS.has(ext.slice(1).toLowerCase());
+  const dot = relative.lastIndexOf('.');
+  const slash = relative.lastIndexOf('/');
+  if (dot <= slash + 1) return false;
+  return BINARY_EXTENSIONS.has(relative.slice(dot + 1).toLowerCase());
 }
 
 /** Whether a buffer starts with a UTF-16 byte-order mark (such files are text even though they hold NULs). */
@@ -57,7 +58,7 @@ export async function sniffFile(absolute: string, sniffBytes: number): Promise<S
   }
 }
 
-export interface ScanContext {
+export interface InspectContext {
   /** Realpath of the repository root. */
   root: string;
   maxFileBytes: number;
@@ -65,12 +66,17 @@ export interface ScanContext {
   limit: Limiter;
 }
 
-export type EntryVerdict =
-  { kind: 'file'; file: RepoFile } | { kind: 'directory' } | { kind: 'skip'; reason: SkipReason; example: string };
+export type InspectVerdict = { kind: 'file'; file: RepoFile } | { kind: 'skip'; reason: SkipReason; example: string };
 
-const skip = (reason: SkipReason, example: string): EntryVerdict => ({ kind: 'skip', reason, example });
+const skip = (reason: SkipReason, example: string): InspectVerdict => ({ kind: 'skip', reason, example });
 
-async function checkFile(ctx: ScanContext, relative: string, absolute: string, size: number): Promise<EntryVerdict> {
+/** The cheap filters in order: size cap (from the stat already made), binary extension, then a NUL sniff. */
+async function checkFile(
+  ctx: InspectContext,
+  relative: string,
+  absolute: string,
+  size: number,
+): Promise<InspectVerdict> {
   if (size > ctx.maxFileBytes) return skip('too_large', relative);
   if (hasBinaryExtension(relative)) return skip('binary', relative);
   const sniff = await ctx.limit(() => sniffFile(absolute, ctx.sniffBytes));
@@ -78,7 +84,7 @@ async function checkFile(ctx: ScanContext, relative: string, absolute: string, s
   return skip(sniff, relative);
 }
 
-async function checkSymlink(ctx: ScanContext, relative: string): Promise<EntryVerdict> {
+async function checkSymlink(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
   let real: string;
   let target: Stats;
   try {
@@ -88,27 +94,27 @@ async function checkSymlink(ctx: ScanContext, relative: string): Promise<EntryVe
   } catch {
     return skip('unreadable', relative);
   }
-  // A link into `.git/` would expose what the walk never shows.
+  // A link into `.git/` would expose what the listing never shows.
   if (hasVcsSegment(relativeToRoot(ctx.root, real))) return skip('vcs_dir', relative);
-  // Only real directories are descended into (no cycles); a link to a file is listed under the link's path.
+  // Directories behind links are never entered (no cycles); a link to a file is read under the link's path.
   if (!target.isFile()) return skip('special_file', relative);
   return checkFile(ctx, relative, real, target.size);
 }
 
 /**
- * Decides what one directory entry is, given its `lstat` and the ignore rules of its parent directory. The walk
- * and `resolveCandidate` both go through here, so a listing and a single-path check always agree.
+ * Decides whether one listed path (POSIX, relative to the root) is a readable text file: a regular file, or a
+ * symlink whose realpath is a regular file inside the root (outside -> `symlink_outside_root`, into `.git` ->
+ * `vcs_dir`), within the size cap, without a known binary extension, without a NUL byte in its first bytes
+ * (unless it starts with a UTF-16 byte-order mark). Directories, sockets, FIFOs and devices are `special_file` and
+ * never opened; any fs error (a file deleted since the listing included) is `unreadable`.
  */
-export async function classifyEntry(
-  ctx: ScanContext,
-  relative: string,
-  stats: Stats,
-  rules: IgnoreRules,
-): Promise<EntryVerdict> {
-  const isDirectory = stats.isDirectory();
-  if (path.posix.basename(relative) === VCS_DIR_NAME) return skip('vcs_dir', isDirectory ? `${relative}/` : relative);
-  if (rules.ignores(relative, isDirectory)) return skip('ignored', isDirectory ? `${relative}/` : relative);
-  if (isDirectory) return { kind: 'directory' };
+export async function inspectPath(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
+  let stats: Stats;
+  try {
+    stats = await ctx.limit(() => lstat(absoluteOf(ctx.root, relative)));
+  } catch {
+    return skip('unreadable', relative);
+  }
   if (stats.isSymbolicLink()) return checkSymlink(ctx, relative);
   if (stats.isFile()) return checkFile(ctx, relative, absoluteOf(ctx.root, relative), stats.size);
   return skip('special_file', relative);

@@ -1,19 +1,25 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
 import type { Ignore, PatternParams } from 'ignore';
-import type { Limiter } from './limit.js';
 import { absoluteOf, VCS_DIR_NAME } from './paths.js';
 
-/** Per-directory ignore files, read in this order (later files win within one directory). */
-export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore'] as const;
+/** git's own per-directory ignore file. */
+export const GITIGNORE_FILE = '.gitignore';
+/** The per-directory ignore file of ripgrep and friends: excludes more, never re-includes what git excludes. */
+export const DOT_IGNORE_FILE = '.ignore';
+/** The project-level ignore file of this tool, read at the repository root only. */
+export const SUMMARIZE_IGNORE_FILE = '.summarizeignore';
+/** Per-directory ignore files, in the order they are read. */
+export const IGNORE_FILE_NAMES = [GITIGNORE_FILE, DOT_IGNORE_FILE] as const;
 
 /** Ignore files larger than this are not read (git has a similar cap). */
 const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Characters that have a meaning in gitignore patterns and must be escaped in a literal directory prefix. */
 const PATTERN_SPECIALS = /[\\*?[\]!# ]/g;
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
 
 function escapeLiteral(relativeDir: string): string {
   return relativeDir.replace(PATTERN_SPECIALS, (char) => `\\${char}`);
@@ -36,34 +42,42 @@ export function rebasePattern(line: string, dir: string): string | undefined {
   return core.includes('/') ? prefix + body.replace(/^\//, '') : `${prefix}**/${body}`;
 }
 
-/** Reads a small regular file (never a FIFO or symlink), or returns `undefined`. */
-async function readSmallTextFile(absolute: string): Promise<string | undefined> {
-  let handle;
+/**
+ * Reads a small regular file synchronously (never a FIFO, never through a final symlink, as git does for in-tree
+ * ignore files), or returns `undefined`. Ignore files are small and few, so one blocking read is cheaper than a
+ * round trip through the thread pool.
+ */
+export function readIgnoreFile(absolute: string): string | undefined {
+  let fd: number;
   try {
-    handle = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(absolute, OPEN_FLAGS);
   } catch {
     return undefined;
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return undefined;
-    const text = (await handle.readFile()).toString('utf8');
+    const buffer = Buffer.alloc(stats.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const read = readSync(fd, buffer, offset, buffer.length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    const text = buffer.subarray(0, offset).toString('utf8');
     return text.startsWith('\uFEFF') ? text.slice(1) : text;
   } catch {
     return undefined;
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
   }
 }
 
-function linesOf(text: string | undefined): string[] {
-  return text === undefined ? [] : text.split(/\r?\n/);
-}
-
 /** Patterns as objects, so that `ignore` never splits one again (a directory name may hold a newline). */
-function patternsOf(lines: readonly string[], dir: string): PatternParams[] {
+export function patternsOf(text: string | undefined, dir: string): PatternParams[] {
+  if (text === undefined) return [];
   const patterns: PatternParams[] = [];
-  for (const line of lines) {
+  for (const line of text.split(/\r?\n/)) {
     const pattern = rebasePattern(line, dir);
     if (pattern !== undefined) patterns.push({ pattern });
   }
@@ -71,37 +85,97 @@ function patternsOf(lines: readonly string[], dir: string): PatternParams[] {
 }
 
 /**
- * The ignore rules in force inside one directory: `.git/info/exclude`, then each ancestor's `.gitignore` and
- * `.ignore`, outermost first, rebased onto the root so that a single matcher (the `ignore` package) applies the
- * last matching rule, as git does. Matching is case-sensitive.
+ * One chain of ignore files, rebased onto the root so that a single matcher (the `ignore` package) applies the
+ * last matching rule, as git does. Matching is case-sensitive. An empty layer matches nothing and costs nothing.
  */
-export class IgnoreRules {
-  private constructor(private readonly matcher: Ignore) {}
+export class RuleLayer {
+  static readonly EMPTY = new RuleLayer(undefined);
 
-  private static create(): Ignore {
-    return ignore({ ignorecase: false, allowRelativePaths: true });
+  private constructor(private readonly matcher: Ignore | undefined) {}
+
+  get isEmpty(): boolean {
+    return this.matcher === undefined;
   }
 
-  /** The rules of the root directory: `.git/info/exclude` plus the root's own ignore files. */
-  static async forRoot(root: string, limit: Limiter): Promise<IgnoreRules> {
-    const exclude = path.join(root, VCS_DIR_NAME, 'info', 'exclude');
-    const matcher = IgnoreRules.create().add(patternsOf(linesOf(await limit(() => readSmallTextFile(exclude))), ''));
-    return new IgnoreRules(matcher).forDirectory(root, '', limit);
-  }
-
-  /** The rules in force inside `dir` (POSIX, relative to the root): these plus `dir`'s own ignore files. */
-  async forDirectory(root: string, dir: string, limit: Limiter): Promise<IgnoreRules> {
-    const patterns: PatternParams[] = [];
-    for (const name of IGNORE_FILE_NAMES) {
-      const text = await limit(() => readSmallTextFile(absoluteOf(root, dir === '' ? name : `${dir}/${name}`)));
-      patterns.push(...patternsOf(linesOf(text), dir));
-    }
+  /** This layer plus `patterns` (which win over the existing rules). */
+  with(patterns: readonly PatternParams[]): RuleLayer {
     if (patterns.length === 0) return this;
-    return new IgnoreRules(IgnoreRules.create().add(this.matcher).add(patterns));
+    const next = ignore({ ignorecase: false, allowRelativePaths: true });
+    if (this.matcher !== undefined) next.add(this.matcher);
+    return new RuleLayer(next.add([...patterns]));
   }
 
   /** Whether a path (POSIX, relative to the root) is ignored; directories match directory-only patterns. */
   ignores(relative: string, isDirectory: boolean): boolean {
-    return this.matcher.ignores(isDirectory ? `${relative}/` : relative);
+    return this.matcher !== undefined && this.matcher.ignores(isDirectory ? `${relative}/` : relative);
+  }
+}
+
+/** Tells whether a directory holds a file of that name, when the caller already knows its entries. */
+export type HasEntry = (name: string) => boolean;
+
+/**
+ * The ignore rules in force inside one directory, in two layers:
+ * - `git`: `.git/info/exclude`, then each ancestor's `.gitignore`, outermost first — exactly what
+ *   `git ls-files --exclude-standard` applies (minus the user's global excludes file, which is not part of the
+ *   repository);
+ * - `extra`: the root's `.ignore` and `.summarizeignore`, then each deeper `.ignore`.
+ * A path is ignored when either layer ignores it; negations work within a layer, so `.ignore` can exclude more
+ * than git but never re-include what git excludes. That keeps the `git ls-files` listing and the walker equal.
+ */
+export class IgnoreRules {
+  private constructor(
+    readonly git: RuleLayer,
+    readonly extra: RuleLayer,
+  ) {}
+
+  /** The rules of the root directory. */
+  static forRoot(root: string, has?: HasEntry): IgnoreRules {
+    const exclude = readIgnoreFile(path.join(root, VCS_DIR_NAME, 'info', 'exclude'));
+    const extraRoot = patternsOf(readIgnoreFile(absoluteOf(root, SUMMARIZE_IGNORE_FILE)), '');
+    return new IgnoreRules(RuleLayer.EMPTY.with(patternsOf(exclude, '')), RuleLayer.EMPTY)
+      .forDirectory(root, '', has)
+      .withExtra(extraRoot);
+  }
+
+  /** Only the `extra` layer of the root (the `git ls-files` path lets git apply the `git` layer). */
+  static extraForRoot(root: string, has?: HasEntry): IgnoreRules {
+    const rootIgnore =
+      has === undefined || has(DOT_IGNORE_FILE) ? readIgnoreFile(absoluteOf(root, DOT_IGNORE_FILE)) : '';
+    const summarize = readIgnoreFile(absoluteOf(root, SUMMARIZE_IGNORE_FILE));
+    return new IgnoreRules(
+      RuleLayer.EMPTY,
+      RuleLayer.EMPTY.with([...patternsOf(rootIgnore, ''), ...patternsOf(summarize, '')]),
+    );
+  }
+
+  private withExtra(patterns: readonly PatternParams[]): IgnoreRules {
+    return patterns.length === 0 ? this : new IgnoreRules(this.git, this.extra.with(patterns));
+  }
+
+  /**
+   * The rules in force inside `dir` (POSIX, relative to the root): these plus `dir`'s own ignore files. `has`,
+   * when given, says which names the directory holds, so that absent files are not even opened.
+   */
+  forDirectory(root: string, dir: string, has?: HasEntry, gitLayer = true): IgnoreRules {
+    const read = (name: string): string | undefined =>
+      has === undefined || has(name)
+        ? readIgnoreFile(absoluteOf(root, dir === '' ? name : `${dir}/${name}`))
+        : undefined;
+    const gitPatterns = gitLayer ? patternsOf(read(GITIGNORE_FILE), dir) : [];
+    const extraPatterns = patternsOf(read(DOT_IGNORE_FILE), dir);
+    if (gitPatterns.length === 0 && extraPatterns.length === 0) return this;
+    return new IgnoreRules(this.git.with(gitPatterns), this.extra.with(extraPatterns));
+  }
+
+  /** Which layer ignores a path (POSIX, relative to the root), if any. */
+  ignoredBy(relative: string, isDirectory: boolean): 'git' | 'extra' | undefined {
+    if (this.git.ignores(relative, isDirectory)) return 'git';
+    if (this.extra.ignores(relative, isDirectory)) return 'extra';
+    return undefined;
+  }
+
+  ignores(relative: string, isDirectory: boolean): boolean {
+    return this.ignoredBy(relative, isDirectory) !== undefined;
   }
 }

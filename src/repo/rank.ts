@@ -22,13 +22,18 @@
  *   vendored (vendor/, node_modules/, third_party/, …) .......... -60
  *   generated or build output (dist/, build/, *.min.js, …) ...... -50
  *   lock file (package-lock.json, yarn.lock, Cargo.lock, …) ..... -80
- *   very small (< 20 bytes) -30, very large (> 200 KB) -40
+ *   very small (< 20 bytes) -30, very large (> 200 KB) -40 (only when the size is known)
+ *   changed by one of the latest commits (git history, see gitHistory.ts) .. +10
  *   modified within 30 days of `now` (only when both are known) .. +5
+ *
+ * A listing knows paths only; the survey ranks every path without sizes, inspects the best ones, and ranks those
+ * again with their sizes.
  */
 
 export interface RankInput {
   path: string;
-  size: number;
+  /** Bytes, when known. */
+  size?: number;
   mtimeMs?: number;
 }
 
@@ -38,8 +43,10 @@ export interface RankedFile extends RankInput {
 }
 
 export interface RankContext {
-  /** Milliseconds since the epoch; without it there is no recency bonus. */
+  /** Milliseconds since the epoch; without it there is no recency bonus by modification time. */
   now?: number;
+  /** Paths changed by the latest commits (from git history). */
+  recent?: ReadonlySet<string>;
 }
 
 const MANIFESTS = new Set([
@@ -153,109 +160,176 @@ const NAMED_LANGUAGES: Readonly<Record<string, string>> = {
 
 const RECENT_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** What the score needs to know about the directories of a path (the same for every file in a directory). */
+interface DirFacts {
+  depth: number;
+  test: boolean;
+  doc: boolean;
+  fixture: boolean;
+  vendor: boolean;
+  generated: boolean;
+}
+
 interface PathParts {
-  dirs: string[];
+  dirs: DirFacts;
   base: string;
   stem: string;
   ext: string;
 }
 
-function splitPath(path: string): PathParts {
-  const segments = path
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== '.');
-  const base = (segments.pop() ?? '').toLowerCase();
-  const dot = base.lastIndexOf('.');
+const keepSegment = (segment: string): boolean => segment !== '' && segment !== '.';
+
+function dirFactsOf(dir: string): DirFacts {
+  const segments = dir.toLowerCase().split('/').filter(keepSegment);
+  const any = (set: ReadonlySet<string>): boolean => segments.some((segment) => set.has(segment));
   return {
-    dirs: segments.map((segment) => segment.toLowerCase()),
-    base,
-    stem: dot > 0 ? base.slice(0, dot) : base,
-    ext: dot > 0 ? base.slice(dot + 1) : '',
+    depth: segments.length,
+    test: any(TEST_DIRS),
+    doc: any(DOC_DIRS),
+    fixture: any(FIXTURE_DIRS),
+    vendor: any(VENDOR_DIRS),
+    generated: any(GENERATED_DIRS),
   };
+}
+
+/**
+ * Splits a path into its directory facts and its lower-case name. `dirCache`, when given, keeps the facts per
+ * directory: ranking a whole listing then splits each directory once, not once per file.
+ */
+function splitPath(path: string, dirCache?: Map<string, DirFacts>): PathParts {
+  const normal = path.includes('\\') ? path.replace(/\\/g, '/') : path;
+  const slash = normal.lastIndexOf('/');
+  const dir = slash < 0 ? '' : normal.slice(0, slash);
+  let dirs = dirCache?.get(dir);
+  if (dirs === undefined) {
+    dirs = dirFactsOf(dir);
+    dirCache?.set(dir, dirs);
+  }
+  const base = normal.slice(slash + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return { dirs, base, stem: dot > 0 ? base.slice(0, dot) : base, ext: dot > 0 ? base.slice(dot + 1) : '' };
+}
+
+function languageOfName(base: string, ext: string): string | undefined {
+  return NAMED_LANGUAGES[base] ?? CODE_LANGUAGES[ext] ?? OTHER_LANGUAGES[ext];
 }
 
 /** The language of a file by its extension or well-known name, if it is one we know. */
 export function languageOf(path: string): string | undefined {
-  const { base, ext } = splitPath(path);
-  return NAMED_LANGUAGES[base] ?? CODE_LANGUAGES[ext] ?? OTHER_LANGUAGES[ext];
+  // Only the last segment matters: no need to split the directories.
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const base = path.slice(slash + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return languageOfName(base, dot > 0 ? base.slice(dot + 1) : '');
 }
 
-export function isReadmePath(path: string): boolean {
-  return /^readme(?:\.[a-z0-9]+)*$/.test(splitPath(path).base);
-}
-
-export function isManifestPath(path: string): boolean {
-  const { base, ext } = splitPath(path);
-  return MANIFESTS.has(base) || ext === 'csproj';
-}
-
-export function isEntryPointPath(path: string): boolean {
-  const { base, stem, ext } = splitPath(path);
+const isReadme = ({ base }: PathParts): boolean => /^readme(?:\.[a-z0-9]+)*$/.test(base);
+const isManifest = ({ base, ext }: PathParts): boolean => MANIFESTS.has(base) || ext === 'csproj';
+function isEntryPoint({ base, stem, ext }: PathParts): boolean {
   if (ENTRY_FILES.has(base)) return true;
   return ENTRY_STEMS.has(stem) && (ext in CODE_LANGUAGES || ext === 'html');
 }
 
+export function isReadmePath(path: string): boolean {
+  return isReadme(splitPath(path));
+}
+
+export function isManifestPath(path: string): boolean {
+  return isManifest(splitPath(path));
+}
+
+export function isEntryPointPath(path: string): boolean {
+  return isEntryPoint(splitPath(path));
+}
+
 function isTestPath({ dirs, base }: PathParts): boolean {
-  return (
-    dirs.some((dir) => TEST_DIRS.has(dir)) ||
-    /\.(test|spec)\.[^.]+$/.test(base) ||
-    /_test\.(go|py)$/.test(base) ||
-    /^test_.*\.py$/.test(base)
-  );
+  return dirs.test || /\.(test|spec)\.[^.]+$/.test(base) || /_test\.(go|py)$/.test(base) || /^test_.*\.py$/.test(base);
 }
 
 function isGeneratedPath({ dirs, base }: PathParts): boolean {
   return (
-    dirs.some((dir) => GENERATED_DIRS.has(dir)) ||
+    dirs.generated ||
     /\.min\.(js|css)$/.test(base) ||
     /\.(map|generated\.[^.]+)$/.test(base) ||
     /(\.pb\.go|_pb2\.py)$/.test(base)
   );
 }
 
-function baseKind(path: string, parts: PathParts): [number, string] | undefined {
-  const atRoot = parts.dirs.length === 0;
-  if (isReadmePath(path)) return atRoot ? [100, 'root README'] : [60, 'README in a subdirectory'];
-  if (isManifestPath(path)) return atRoot ? [80, 'root manifest'] : [30, 'manifest in a subdirectory'];
-  if (isEntryPointPath(path)) return [50, 'entry point'];
-  if (parts.dirs.some((dir) => DOC_DIRS.has(dir)) || DOC_EXTENSIONS.has(parts.ext)) return [30, 'documentation'];
+function baseKind(parts: PathParts): [number, string] | undefined {
+  const atRoot = parts.dirs.depth === 0;
+  if (isReadme(parts)) return atRoot ? [100, 'root README'] : [60, 'README in a subdirectory'];
+  if (isManifest(parts)) return atRoot ? [80, 'root manifest'] : [30, 'manifest in a subdirectory'];
+  if (isEntryPoint(parts)) return [50, 'entry point'];
+  if (parts.dirs.doc || DOC_EXTENSIONS.has(parts.ext)) return [30, 'documentation'];
   const code = CODE_LANGUAGES[parts.ext];
   if (code !== undefined) return [20, `${code} source`];
-  const other = languageOf(path);
+  const other = languageOfName(parts.base, parts.ext);
   if (other !== undefined) return [8, `${other} file`];
   return undefined;
 }
 
-export function scoreFile(file: RankInput, context?: RankContext): RankedFile {
-  const parts = splitPath(file.path);
-  const reasons: string[] = [];
-  let score = 0;
+/** The score; the reasons too when an array is given to collect them (ranking a whole listing skips them). */
+function score(
+  file: RankInput,
+  context: RankContext | undefined,
+  reasons?: string[],
+  dirCache?: Map<string, DirFacts>,
+): number {
+  const parts = splitPath(file.path, dirCache);
+  let total = 0;
   const apply = (points: number, reason: string): void => {
-    score += points;
-    reasons.push(`${reason} (${points > 0 ? '+' : ''}${points})`);
+    total += points;
+    reasons?.push(`${reason} (${points > 0 ? '+' : ''}${points})`);
   };
 
-  const kind = baseKind(file.path, parts);
+  const kind = baseKind(parts);
   if (kind !== undefined) apply(kind[0], kind[1]);
-  if (parts.dirs.length > 0) apply(-Math.min(25, 5 * parts.dirs.length), `depth ${parts.dirs.length}`);
+  const { depth } = parts.dirs;
+  if (depth > 0) apply(-Math.min(25, 5 * depth), `depth ${depth}`);
   if (isTestPath(parts)) apply(-40, 'test');
-  if (parts.dirs.some((dir) => FIXTURE_DIRS.has(dir))) apply(-40, 'fixture');
-  if (parts.dirs.some((dir) => VENDOR_DIRS.has(dir))) apply(-60, 'vendored');
+  if (parts.dirs.fixture) apply(-40, 'fixture');
+  if (parts.dirs.vendor) apply(-60, 'vendored');
   if (isGeneratedPath(parts)) apply(-50, 'generated or build output');
   if (LOCK_FILES.has(parts.base)) apply(-80, 'lock file');
-  if (file.size < 20) apply(-30, 'very small (<20 bytes)');
-  if (file.size > 200 * 1024) apply(-40, 'very large (>200 KB)');
+  if (file.size !== undefined && file.size < 20) apply(-30, 'very small (<20 bytes)');
+  if (file.size !== undefined && file.size > 200 * 1024) apply(-40, 'very large (>200 KB)');
+  if (context?.recent?.has(file.path) === true) apply(10, 'changed in recent commits');
   const now = context?.now;
   if (now !== undefined && file.mtimeMs !== undefined && now - file.mtimeMs <= RECENT_MS) {
     apply(5, 'modified within 30 days');
   }
-  return { ...file, score, reasons };
+  return total;
+}
+
+export function scoreFile<T extends RankInput>(file: T, context?: RankContext): T & RankedFile {
+  const reasons: string[] = [];
+  return { ...file, score: score(file, context, reasons), reasons };
+}
+
+/**
+ * Paths only, best first — the same scores and order as {@link rankFiles} without sizes, minus the reasons —
+ * for a whole listing: each directory is split once.
+ */
+export function rankPaths(paths: readonly string[], context?: RankContext): { path: string; score: number }[] {
+  const dirCache = new Map<string, DirFacts>();
+  const ranked = new Array<{ path: string; score: number }>(paths.length);
+  for (let index = 0; index < paths.length; index++) {
+    const path = paths[index] as string;
+    ranked[index] = { path, score: score({ path }, context, undefined, dirCache) };
+  }
+  return ranked.sort(byScoreThenPath);
 }
 
 /** Scores every file; best first, ties broken by path (code-unit order, locale independent). */
-export function rankFiles(files: readonly RankInput[], context?: RankContext): RankedFile[] {
-  return files
-    .map((file) => scoreFile(file, context))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export function rankFiles<T extends RankInput>(files: readonly T[], context?: RankContext): (T & RankedFile)[] {
+  return files.map((file) => scoreFile(file, context)).sort(compareRanked);
+}
+
+function byScoreThenPath(a: { path: string; score: number }, b: { path: string; score: number }): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/** Best first; ties broken by path in code-unit order (locale independent). */
+export function compareRanked(a: RankedFile, b: RankedFile): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }

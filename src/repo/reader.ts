@@ -1,9 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open, realpath } from 'node:fs/promises';
 import { SAFE_OPEN_FLAGS } from './classify.js';
+import type { DecodedPrefix } from './decode.js';
 import { BOM_PROBE_BYTES, decodePrefix } from './decode.js';
 import { absoluteOf, hasVcsSegment, isInside, normalizeRelPath, relativeToRoot } from './paths.js';
 import { SkipCollector } from './skips.js';
+import { countTokens, cutToTokens } from './tokens.js';
 import type { ReadBudget, ReadFileResult, ReadResult, SkipReason } from './types.js';
 
 /** The visible marker appended to a file's content when not all of it is shown. */
@@ -53,20 +55,66 @@ async function openConfined(root: string, path: string): Promise<Opened> {
   return { reason: 'special_file' };
 }
 
+/** Tokens kept free for the truncation marker when a file is cut to fit a token budget. */
+const MARKER_TOKENS = 16;
+
+function tokenLimit(value: number | undefined): number {
+  return value === undefined ? Number.POSITIVE_INFINITY : nonNegative(value);
+}
+
+/**
+ * The decoded prefix of `head` that fits `maxTokens`: the tokenizer finds how many characters fit, then the byte
+ * limit is narrowed (by bisection over `decodePrefix`, no further tokenizing) to the longest cut on a character
+ * boundary whose text is no longer than that — so `bytesUsed` stays exact in the file's own encoding.
+ */
+async function fitTokens(
+  head: Uint8Array,
+  decoded: DecodedPrefix,
+  size: number,
+  maxTokens: number,
+): Promise<DecodedPrefix> {
+  const cut = await cutToTokens(decoded.text, Math.max(0, maxTokens - MARKER_TOKENS));
+  if (cut.text.length === decoded.text.length) return decoded;
+  let low = 0;
+  let high = decoded.bytesUsed;
+  let best = decodePrefix(head, 0, size);
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    const attempt = decodePrefix(head, middle, size);
+    if (attempt.text.length <= cut.text.length) {
+      best = attempt;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
+}
+
 /**
  * Reads already-validated paths (relative to `root`) in order, within the budget: each file shows at most
- * `perFileBytes`, all files together at most `totalBytes`. Only the bytes to be shown are read. A file cut short
- * carries {@link formatTruncationMarker}; once the total is spent, later files still appear, with no content.
+ * `perFileBytes` (and `perFileTokens`), all files together at most `totalBytes` (and `totalTokens`). Only the
+ * bytes to be shown are read. A file cut short carries {@link formatTruncationMarker}; once a total is spent,
+ * later files still appear, with no content. Every file reports its estimated tokens.
  */
-export async function readFiles(root: string, paths: readonly string[], budget: ReadBudget): Promise<ReadResult> {
+export async function readFiles(
+  root: string,
+  paths: readonly string[],
+  budget: ReadBudget,
+  onRead?: (done: number, of: number) => void,
+): Promise<ReadResult> {
   const perFile = nonNegative(budget.perFileBytes);
+  const perFileTokens = tokenLimit(budget.perFileTokens);
   let remaining = nonNegative(budget.totalBytes);
+  let remainingTokens = tokenLimit(budget.totalTokens);
   const files: ReadFileResult[] = [];
   const skips = new SkipCollector();
   const seen = new Set<string>();
   let totalBytesShown = 0;
+  let totalTokens = 0;
 
-  for (const requested of paths) {
+  for (const [index, requested] of paths.entries()) {
+    onRead?.(index, paths.length);
     const path = normalizeRelPath(requested);
     if (path === undefined || path === '') {
       skips.add('unreadable', requested);
@@ -83,23 +131,31 @@ export async function readFiles(root: string, paths: readonly string[], budget: 
       const size = (await opened.handle.stat()).size;
       const limit = Math.min(perFile, remaining);
       const head = await readPrefix(opened.handle, Math.min(size, Math.max(limit, BOM_PROBE_BYTES)));
-      const decoded = decodePrefix(head, limit, size);
+      let decoded = decodePrefix(head, limit, size);
+      const maxTokens = Math.min(perFileTokens, remainingTokens);
+      if (Number.isFinite(maxTokens)) decoded = await fitTokens(head, decoded, size, maxTokens);
       const truncated = decoded.bytesUsed < size;
+      const content = truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text;
+      const tokens = await countTokens(content);
       files.push({
         path,
         size,
-        content: truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text,
+        content,
         truncated,
         bytesShown: decoded.bytesUsed,
+        tokens,
         encoding: decoded.encoding,
       });
       remaining -= decoded.bytesUsed;
+      remainingTokens = Math.max(0, remainingTokens - tokens);
       totalBytesShown += decoded.bytesUsed;
+      totalTokens += tokens;
     } catch {
       skips.add('unreadable', path);
     } finally {
       await opened.handle.close().catch(() => undefined);
     }
   }
-  return { files, skipped: skips.toArray(), totalBytesShown };
+  onRead?.(paths.length, paths.length);
+  return { files, skipped: skips.toArray(), totalBytesShown, totalTokens };
 }

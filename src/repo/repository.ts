@@ -1,26 +1,41 @@
 /**
  * The deterministic repository reader.
  *
- * Listing walks real directories only (bounded concurrency, results sorted) and classifies every entry once:
- * `.git` anywhere -> `vcs_dir` (not entered); ignored by `.git/info/exclude`, `.gitignore` or `.ignore` at any
- * level -> `ignored` (an ignored directory counts once, as `dir/`, and is not entered); then a regular file (or
- * a symlink whose realpath is a regular file inside the root, listed under the link's path) is `too_large`,
- * `binary` by extension, `binary` by a NUL byte in its first bytes (unless it starts with a UTF-16 BOM), or
- * listed. Symlinks leaving the root -> `symlink_outside_root`; symlinks to directories inside the root (not
- * entered, so no cycles), sockets, FIFOs and devices -> `special_file` (never opened); anything failing with an
- * fs error -> `unreadable`. `resolveCandidate` classifies one path through the same code, so it agrees with
- * `list`. Sub-paths are resolved to their real directory, so `base` is canonical.
+ * `list` answers which paths belong to the repository with cheap filters only — `git ls-files` when the root is a
+ * git work tree (a fast path with a timeout), the walker otherwise; both give the same paths: `.git` anywhere ->
+ * `vcs_dir` (not entered); ignored by `.git/info/exclude` or `.gitignore` at any level, or by `.ignore` at any
+ * level or the root's `.summarizeignore` -> `ignored` (an ignored directory counts once, as `dir/`, and is not
+ * entered); a known binary extension -> `binary`; sockets, FIFOs and devices -> `special_file`; everything else
+ * (regular files and symlinks) is listed. No file is opened.
+ *
+ * `inspect` opens listed paths just enough to tell readable text files (classify.ts): the size cap, the NUL
+ * sniff, symlink confinement. `survey` ranks every listed path and inspects the best ones for the pick prompt;
+ * `resolveCandidate` accepts any listed path that passes inspection; `read` re-checks confinement as it reads.
  */
-import { lstat, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
 import { ModelInputError } from '../errors.js';
-import type { ScanContext } from './classify.js';
-import { classifyEntry } from './classify.js';
+import type { InspectContext } from './classify.js';
+import { inspectPath } from './classify.js';
+import { recentlyChanged } from './gitHistory.js';
 import { createLimiter } from './limit.js';
-import { absoluteOf, normalizeRelPath, resolveSubPath } from './paths.js';
+import type { ListOptions } from './listing.js';
+import { listDirectory } from './listing.js';
+import { normalizeRelPath, resolveSubPath } from './paths.js';
 import { readFiles } from './reader.js';
-import { scopeOf, walk } from './walker.js';
-import type { ReadBudget, ReadResult, RepoFile, RepoListing, Repository, RepositoryOptions } from './types.js';
+import { SkipCollector } from './skips.js';
+import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
+import type {
+  InspectResult,
+  ReadBudget,
+  ReadResult,
+  RepoFile,
+  RepoListing,
+  Repository,
+  RepositoryOptions,
+  RepoSurvey,
+  SurveyOptions,
+} from './types.js';
+import { scopeOf } from './walker.js';
 
 /** Files larger than this are skipped as `too_large` unless `maxFileBytes` says otherwise. */
 export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
@@ -28,10 +43,19 @@ export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
 /** How many leading bytes are searched for a NUL byte unless `sniffBytes` says otherwise. */
 export const DEFAULT_SNIFF_BYTES = 8000;
 
-/** Filesystem operations in flight at once during a walk. */
+/** A git run taking longer than this is abandoned for the walker unless `gitTimeoutMs` says otherwise. */
+export const DEFAULT_GIT_TIMEOUT_MS = 10_000;
+
+/** Recent commits read for the ranking's recency signal unless `historyCommits` says otherwise. */
+export const DEFAULT_HISTORY_COMMITS = 50;
+
+/** git output above this (about 2.5 million paths) is not buffered: the walker lists instead. */
+const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** Filesystem operations in flight at once while inspecting. */
 const FS_CONCURRENCY = 32;
 
-function positiveOption(value: number | undefined, fallback: number, name: string): number {
+function numberOption(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) {
     throw new ModelInputError('config_invalid', `${name} must be a non-negative finite number`);
@@ -40,7 +64,14 @@ function positiveOption(value: number | undefined, fallback: number, name: strin
 }
 
 class FsRepository implements Repository {
-  constructor(private readonly ctx: ScanContext) {}
+  /** The latest listing per base, for `resolveCandidate`. */
+  private readonly listings = new Map<string, Promise<RepoListing>>();
+
+  constructor(
+    private readonly ctx: InspectContext,
+    private readonly listOptions: ListOptions,
+    private readonly historyCommits: number,
+  ) {}
 
   get root(): string {
     return this.ctx.root;
@@ -48,17 +79,65 @@ class FsRepository implements Repository {
 
   async list(subPath?: string): Promise<RepoListing> {
     const base = await resolveSubPath(this.ctx.root, subPath);
-    const scope = await scopeOf(this.ctx, base);
+    const listing = this.listBase(base, subPath);
+    this.listings.set(base, listing);
+    listing.catch(() => this.listings.delete(base));
+    return listing;
+  }
+
+  private async listBase(base: string, subPath: string | undefined): Promise<RepoListing> {
+    const scope = scopeOf(this.ctx.root, base);
     if (scope === undefined) {
       throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is no longer a directory`);
     }
-    if (scope.kind === 'file')
+    if (scope.kind === 'file') {
       throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is a file`);
-    if (scope.kind === 'skip') {
-      return { base, files: [], skipped: [{ reason: scope.reason, count: 1, examples: [scope.example] }] };
     }
-    const { files, skips } = await walk(this.ctx, base, scope.rules);
-    return { base, files, skipped: skips.toArray() };
+    if (scope.kind === 'skip') {
+      return {
+        base,
+        paths: [],
+        skipped: [{ reason: scope.reason, count: 1, examples: [scope.example] }],
+        source: { kind: 'walker', reason: 'disabled' },
+      };
+    }
+    return listDirectory(this.listOptions, base, scope.rules);
+  }
+
+  async inspect(paths: readonly string[]): Promise<InspectResult> {
+    const verdicts = await Promise.all(paths.map((path) => inspectPath(this.ctx, path)));
+    const files: RepoFile[] = [];
+    const skips = new SkipCollector();
+    for (const verdict of verdicts) {
+      if (verdict.kind === 'file') files.push(verdict.file);
+      else skips.add(verdict.reason, verdict.example);
+    }
+    return { files, skipped: skips.toArray() };
+  }
+
+  async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
+    const [listing, recent] = await Promise.all([this.list(subPath), this.recent(subPath)]);
+    return surveyListing({
+      listing,
+      recent,
+      candidateBytes: numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes'),
+      inspect: this.ctx,
+      ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
+    });
+  }
+
+  private async recent(subPath: string | undefined): Promise<Set<string> | undefined> {
+    if (!this.listOptions.useGit || this.historyCommits === 0) return undefined;
+    const base = await resolveSubPath(this.ctx.root, subPath);
+    return recentlyChanged(
+      {
+        root: this.ctx.root,
+        command: this.listOptions.gitCommand,
+        timeoutMs: this.listOptions.gitTimeoutMs,
+        commits: this.historyCommits,
+      },
+      base,
+    );
   }
 
   async resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined> {
@@ -66,31 +145,48 @@ class FsRepository implements Repository {
     const candidate = normalizeRelPath(relPath);
     if (candidate === undefined || candidate === '') return undefined;
     if (base !== '' && !candidate.startsWith(`${base}/`)) return undefined;
-    const parent = path.posix.dirname(candidate);
-    const scope = await scopeOf(this.ctx, parent === '.' ? '' : parent);
-    if (scope?.kind !== 'directory') return undefined;
-    let stats;
-    try {
-      stats = await lstat(absoluteOf(this.ctx.root, candidate));
-    } catch {
-      return undefined;
-    }
-    const verdict = await classifyEntry(this.ctx, candidate, stats, scope.rules);
+    const listing = await (this.listings.get(base) ?? this.list(subPath));
+    if (!binaryIncludes(listing.paths, candidate)) return undefined;
+    const verdict = await inspectPath(this.ctx, candidate);
     return verdict.kind === 'file' ? verdict.file : undefined;
   }
 
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult> {
-    return readFiles(this.ctx.root, paths, budget);
+    const onProgress = this.listOptions.onProgress;
+    return readFiles(
+      this.ctx.root,
+      paths,
+      budget,
+      onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
+    );
   }
+}
+
+/** Membership in a sorted (code-unit order) array. */
+function binaryIncludes(sorted: readonly string[], value: string): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const probe = sorted[middle] as string;
+    if (probe === value) return true;
+    if (probe < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /**
  * Opens a repository for deterministic listing and reading. The root must be an existing directory; its realpath
- * becomes {@link Repository.root}. Throws `root_invalid` otherwise.
+ * becomes {@link Repository.root}. Throws `root_invalid` otherwise, and `config_invalid` for a bad option.
  */
 export async function openRepository(root: string, options: RepositoryOptions = {}): Promise<Repository> {
   const invalid = (): ModelInputError<'root_invalid'> =>
     new ModelInputError('root_invalid', `Repository root ${JSON.stringify(root)} is not an existing directory`);
+  const maxFileBytes = numberOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes');
+  const sniffBytes = numberOption(options.sniffBytes, DEFAULT_SNIFF_BYTES, 'sniffBytes');
+  const gitTimeoutMs = numberOption(options.gitTimeoutMs, DEFAULT_GIT_TIMEOUT_MS, 'gitTimeoutMs');
+  const historyCommits = numberOption(options.historyCommits, DEFAULT_HISTORY_COMMITS, 'historyCommits');
   let real: string;
   try {
     real = await realpath(root);
@@ -98,10 +194,26 @@ export async function openRepository(root: string, options: RepositoryOptions = 
   } catch {
     throw invalid();
   }
-  return new FsRepository({
-    root: real,
-    maxFileBytes: positiveOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes'),
-    sniffBytes: positiveOption(options.sniffBytes, DEFAULT_SNIFF_BYTES, 'sniffBytes'),
-    limit: createLimiter(FS_CONCURRENCY),
-  });
+  const onProgress = options.onProgress;
+  return new FsRepository(
+    { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY) },
+    {
+      root: real,
+      useGit: options.listing !== 'walker',
+      gitCommand: options.gitCommand ?? 'git',
+      gitTimeoutMs,
+      maxGitOutputBytes: MAX_GIT_OUTPUT_BYTES,
+      // A progress sink must never break a listing.
+      ...(onProgress !== undefined && {
+        onProgress: (event) => {
+          try {
+            onProgress(event);
+          } catch {
+            // ignored
+          }
+        },
+      }),
+    },
+    historyCommits,
+  );
 }

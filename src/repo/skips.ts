@@ -15,12 +15,17 @@ export function compareCodeUnits(a: string, b: string): number {
 export class SkipCollector {
   private readonly classes = new Map<SkipReason, { count: number; examples: string[] }>();
 
-  add(reason: SkipReason, example: string): void {
+  private entryFor(reason: SkipReason): { count: number; examples: string[] } {
     let entry = this.classes.get(reason);
     if (!entry) {
       entry = { count: 0, examples: [] };
       this.classes.set(reason, entry);
     }
+    return entry;
+  }
+
+  add(reason: SkipReason, example: string): void {
+    const entry = this.entryFor(reason);
     entry.count++;
     const { examples } = entry;
     if (examples.includes(example)) return;
@@ -29,6 +34,14 @@ export class SkipCollector {
     examples.push(example);
     examples.sort(compareCodeUnits);
     if (examples.length > MAX_SKIP_EXAMPLES) examples.length = MAX_SKIP_EXAMPLES;
+  }
+
+  /** Adds classes counted elsewhere (their examples compete with the ones already kept). */
+  merge(classes: readonly SkippedClass[]): void {
+    for (const entry of classes) {
+      for (const example of entry.examples) this.add(entry.reason, example);
+      this.entryFor(entry.reason).count += entry.count - entry.examples.length;
+    }
   }
 
   toArray(): SkippedClass[] {

@@ -1,12 +1,12 @@
 /** Public types of the deterministic repository reader. */
 
-/** A listed file: a POSIX path relative to the repository root (no leading `./`) and its size in bytes. */
+/** An inspected file: a POSIX path relative to the repository root (no leading `./`) and its size in bytes. */
 export interface RepoFile {
   path: string;
   size: number;
 }
 
-/** Why an entry was left out of a listing or a read. */
+/** Why an entry was left out of a listing, an inspection or a read. */
 export type SkipReason =
   'ignored' | 'binary' | 'too_large' | 'symlink_outside_root' | 'special_file' | 'unreadable' | 'vcs_dir';
 
@@ -17,12 +17,72 @@ export interface SkippedClass {
   examples: string[];
 }
 
+/** Why the built-in walker listed the tree instead of `git ls-files`. */
+export type WalkerReason =
+  'disabled' | 'not_a_git_work_tree' | 'git_unavailable' | 'git_failed' | 'git_timeout' | 'git_output_too_large';
+
+export type ListingSource = { kind: 'git' } | { kind: 'walker'; reason: WalkerReason };
+
 export interface RepoListing {
   /** `''` for the root, else the validated sub-path (normalized, relative to the root). */
   base: string;
-  /** Sorted by path in UTF-16 code-unit order. */
-  files: RepoFile[];
+  /**
+   * Every listed path, sorted in UTF-16 code-unit order: it passed the listing filters (`.git`, ignore rules,
+   * binary extensions, entry type). Contents are not opened yet: {@link Repository.inspect} applies the size cap,
+   * the NUL sniff and the symlink checks.
+   */
+  paths: string[];
   /** Only non-zero classes, sorted by reason. */
+  skipped: SkippedClass[];
+  source: ListingSource;
+}
+
+export interface InspectResult {
+  /** The paths that are readable text files, in the order asked, with their sizes. */
+  files: RepoFile[];
+  skipped: SkippedClass[];
+}
+
+/** One line of the directory outline: a directory (or `''` for files directly in the base) and what it holds. */
+export interface OutlineEntry {
+  /** POSIX path relative to the root, with a trailing `/`; `''` stands for the files directly in the base. */
+  dir: string;
+  files: number;
+  /** Up to three languages with their share of the files, largest first. */
+  languages: { language: string; files: number }[];
+  /** Depth below the base: 1 for a top directory, 2 for one of its sub-directories. */
+  depth: number;
+}
+
+export interface RankedCandidate extends RepoFile {
+  score: number;
+  reasons: string[];
+}
+
+export interface SurveyOptions {
+  /**
+   * Inspect candidates in rank order until their `path<TAB>bytes` lines add up to this many bytes (or the list
+   * runs out). Default 24 KiB.
+   */
+  candidateBytes?: number;
+}
+
+/** What the pick prompt is built from: an outline of the whole listing plus the best inspected candidates. */
+export interface RepoSurvey {
+  base: string;
+  source: ListingSource;
+  /** How many paths were listed. */
+  total: number;
+  outline: OutlineEntry[];
+  /** How many directories the outline leaves out, and how many files they hold. */
+  outlineRest: { dirs: number; files: number };
+  /** Inspected readable files, best first. */
+  candidates: RankedCandidate[];
+  /** How many listed paths were inspected to find the candidates. */
+  inspected: number;
+  /** Whether git history was available for the recency signal. */
+  history: boolean;
+  /** Listing skips plus what the inspection found. */
   skipped: SkippedClass[];
 }
 
@@ -31,6 +91,10 @@ export interface ReadBudget {
   perFileBytes: number;
   /** At most this many bytes are shown across all files of one read. */
   totalBytes: number;
+  /** At most this many tokens (estimated) of each file are shown. Default: no token limit. */
+  perFileTokens?: number;
+  /** At most this many tokens (estimated) are shown across all files of one read. Default: no token limit. */
+  totalTokens?: number;
 }
 
 export interface ReadFileResult {
@@ -39,6 +103,8 @@ export interface ReadFileResult {
   content: string;
   truncated: boolean;
   bytesShown: number;
+  /** Estimated tokens of `content` (gpt-tokenizer, o200k_base). */
+  tokens: number;
   encoding: 'utf8' | 'utf16le' | 'utf16be' | 'replaced';
 }
 
@@ -46,19 +112,46 @@ export interface ReadResult {
   files: ReadFileResult[];
   skipped: SkippedClass[];
   totalBytesShown: number;
+  totalTokens: number;
 }
 
+/** Progress of the slow parts, for a front that wants to show it. Never carries file contents. */
+export type RepoProgress =
+  | { phase: 'listing'; files: number }
+  | { phase: 'listed'; files: number; source: ListingSource }
+  | { phase: 'inspecting'; done: number }
+  | { phase: 'reading'; done: number; of: number };
+
 export interface RepositoryOptions {
-  /** Files larger than this are listed as skipped `too_large`. Default 1 MiB. */
+  /** Files larger than this are skipped `too_large` when inspected. Default 1 MiB. */
   maxFileBytes?: number;
   /** How many leading bytes are searched for a NUL byte to tell binary files. Default 8000. */
   sniffBytes?: number;
+  /** `auto` (default): `git ls-files` when the root holds `.git`, else the walker. `walker`: never run git. */
+  listing?: 'auto' | 'walker';
+  /** The git executable. Default `git` (found on PATH). */
+  gitCommand?: string;
+  /** A git run taking longer is killed and the walker lists instead. Default 10,000 ms. */
+  gitTimeoutMs?: number;
+  /** How many recent commits feed the recency signal of the ranking; 0 turns it off. Default 50. */
+  historyCommits?: number;
+  /** Called with progress while listing, inspecting and reading. Must not throw. */
+  onProgress?: (event: RepoProgress) => void;
 }
 
 export interface Repository {
   /** The realpath of the root. */
   readonly root: string;
+  /** Lists the tree (or a sub-directory) with cheap filters only: no file is opened. */
   list(subPath?: string): Promise<RepoListing>;
+  /** Opens listed paths just enough to tell readable text files: size cap, symlink confinement, NUL sniff. */
+  inspect(paths: readonly string[]): Promise<InspectResult>;
+  /** Lists, ranks every path, and inspects the best ones until the candidate budget is filled. */
+  survey(subPath?: string, options?: SurveyOptions): Promise<RepoSurvey>;
+  /**
+   * The file behind an untrusted path if it is listed under `subPath` (shown in a prompt or not) and passes
+   * inspection; otherwise `undefined`. Answers against the latest listing this object made of `subPath`.
+   */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
 }

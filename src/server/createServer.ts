@@ -9,11 +9,13 @@ import {
   Server,
   type ClientCapabilities,
   type McpServerFactory,
+  type ServerCapabilities,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { AnyToolDefinition } from './tool.js';
+import type { AnyToolDefinition, ToolContext } from './tool.js';
 
 export const SERVER_NAME = 'mcp-model-input';
 
@@ -27,8 +29,38 @@ export interface ServerFactoryOptions {
   tools: readonly AnyToolDefinition[];
   /** Maps the validated auth info of a request (HTTP) to a principal; stdio passes none. */
   resolvePrincipal: (authInfo: { extra?: Record<string, unknown> } | undefined) => string;
-  /** Cache lifetime advertised for `server/discover` and `tools/list`. */
+  /** Cache lifetime advertised for `server/discover`, the list methods and `resources/read`. */
   listTtlMs?: number;
+  /** Capabilities served beyond `tools` (e.g. `prompts`, `resources`) by handlers `extend` registers. */
+  capabilities?: ServerCapabilities;
+  /** Registers further handlers (prompts, resources, completion) on each fresh low-level server. */
+  extend?: (server: Server, principal: string) => void;
+}
+
+/** The per-request view every handler gets, built from the SDK's context. */
+export function toolContextOf(ctx: ServerContext, principal: string): ToolContext {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+  return {
+    principal,
+    clientCapabilities: declared ?? {},
+    requestState: ctx.mcpReq.requestState(),
+    inputResponses: ctx.mcpReq.inputResponses,
+    signal: ctx.mcpReq.signal,
+    progress: async (progress, total, message) => {
+      if (progressToken === undefined) return;
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        },
+      });
+    },
+  };
 }
 
 export const DEFAULT_LIST_TTL_MS = 300_000;
@@ -47,6 +79,11 @@ export function describeTools(tools: readonly AnyToolDefinition[]): Tool[] {
     }));
 }
 
+/** A `tools/list` result that shares nothing with the descriptors or with earlier results. */
+export function listToolsResult(descriptors: readonly Tool[]): { tools: Tool[] } {
+  return { tools: structuredClone([...descriptors]) };
+}
+
 function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
 }
@@ -60,15 +97,20 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     const principal = options.resolvePrincipal(requestContext.authInfo);
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
+    const hint = { ttlMs, cacheScope: 'public' as const };
     const server = new Server(options.identity, {
-      capabilities: { tools: {} },
+      capabilities: { ...options.capabilities, tools: {} },
       cacheHints: {
-        'tools/list': { ttlMs, cacheScope: 'public' },
-        'server/discover': { ttlMs, cacheScope: 'public' },
+        'server/discover': hint,
+        'tools/list': hint,
+        'prompts/list': hint,
+        'resources/list': hint,
+        'resources/templates/list': hint,
+        'resources/read': hint,
       },
     });
 
-    server.setRequestHandler('tools/list', () => ({ tools: structuredClone(descriptors) }));
+    server.setRequestHandler('tools/list', () => listToolsResult(descriptors));
 
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const tool = byName.get(request.params.name);
@@ -82,17 +124,10 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
-      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-      const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-      return tool.run(parsed.data, {
-        principal,
-        clientCapabilities: declared ?? {},
-        requestState: ctx.mcpReq.requestState(),
-        inputResponses: ctx.mcpReq.inputResponses,
-        signal: ctx.mcpReq.signal,
-      });
+      return tool.run(parsed.data, toolContextOf(ctx, principal));
     });
 
+    options.extend?.(server, principal);
     return server;
   };
 }

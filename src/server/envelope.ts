@@ -61,5 +61,26 @@ export function checkRequestEnvelope(method: string, params: unknown): EnvelopeR
       data: { missing: [CLIENT_CAPABILITIES_META_KEY] },
     };
   }
+  return checkInputResponses((params as Record<string, unknown>)['inputResponses']);
+}
+
+/**
+ * `inputResponses`, when present, maps keys to BARE results (an elicitation, sampling or roots
+ * result). Anything else is malformed input and an error — the SDK would silently drop it, and a
+ * dropped answer would read as "missing" and be asked for again.
+ */
+function checkInputResponses(responses: unknown): EnvelopeRejection | undefined {
+  if (responses === undefined) return undefined;
+  if (!isPlainObject(responses)) {
+    return { code: -32602, message: 'Invalid params: inputResponses must be an object keyed by input request' };
+  }
+  for (const [key, entry] of Object.entries(responses)) {
+    if (!isPlainObject(entry) || 'method' in entry || 'result' in entry) {
+      return {
+        code: -32602,
+        message: `Invalid params: inputResponses.${key} must be the bare result object of its input request`,
+      };
+    }
+  }
   return undefined;
 }

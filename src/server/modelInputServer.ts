@@ -6,8 +6,10 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 
 import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 import type { SealedFlow } from '../flows/engine.js';
+import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
+import type { RepositoryOptions } from '../repo/index.js';
 import { createStateCodec, type KeyRing } from '../state/index.js';
 import { VERSION } from '../version.js';
 import { createServerFactory, SERVER_NAME } from './createServer.js';
@@ -23,6 +25,10 @@ export interface ModelInputServerOptions {
   defaultPrincipal: string;
   stateTtlSeconds?: number;
   maxRounds?: number;
+  /** Repository reader options (listing mode, git timeout, progress callback…). */
+  repository?: RepositoryOptions;
+  /** `summarize_repo` size limits: pick prompt bytes, summary read budgets, final text tokens. */
+  budgets?: Partial<SummarizeBudgets>;
 }
 
 export function createModelInputServerFactory(options: ModelInputServerOptions): McpServerFactory {
@@ -36,6 +42,8 @@ export function createModelInputServerFactory(options: ModelInputServerOptions):
     models: options.models,
     logger: options.logger,
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
   return createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },

@@ -22,6 +22,8 @@ export interface ToolContext {
   /** This retry's `inputResponses`, untrusted (undefined on a first call). */
   inputResponses: Record<string, unknown> | undefined;
   signal: AbortSignal;
+  /** Reports progress when the request carried a `progressToken` (a no-op otherwise). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

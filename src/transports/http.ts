@@ -4,7 +4,14 @@
  * bearer-token principals, a body cap that answers before parsing, and the envelope gate.
  * Then it hands the request to the SDK's `createMcpHandler`.
  */
-import { createMcpHandler, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { hostname, networkInterfaces } from 'node:os';
+
+import {
+  createMcpHandler,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope } from '../server/envelope.js';
@@ -40,6 +47,19 @@ function bearerToken(request: Request): string | undefined {
   const header = request.headers.get('authorization');
   const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * The MCP-Protocol-Version header must agree with the body's `_meta` version (-32020). Checked
+ * before the envelope gate, whose -32022 would otherwise answer a mismatched request. The SDK
+ * checks the Mcp-Method and Mcp-Name headers itself.
+ */
+function versionHeaderMismatch(request: Request, params: unknown): string | undefined {
+  const header = request.headers.get('mcp-protocol-version');
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const body = meta?.[PROTOCOL_VERSION_META_KEY];
+  if (header === null || typeof body !== 'string' || header === body) return undefined;
+  return `Header mismatch: MCP-Protocol-Version is '${header}' but _meta names '${body}'`;
 }
 
 export function createHttpFront(options: HttpFrontOptions): HttpFront {
@@ -101,6 +121,8 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       typeof message.method === 'string' &&
       (typeof message.id === 'string' || typeof message.id === 'number')
     ) {
+      const mismatch = versionHeaderMismatch(request, message.params);
+      if (mismatch !== undefined) return jsonRpcError(400, -32020, mismatch, message.id);
       const rejection = checkRequestEnvelope(message.method, message.params);
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
@@ -123,11 +145,33 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   };
 }
 
-/** The Host values a server bound to `host:port` answers to (loopback binds also accept the loopback names). */
-export function defaultAllowedHosts(host: string, port: number): string[] {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
-  const names = loopback.includes(host) || host === '::1' ? loopback : [host.includes(':') ? `[${host}]` : host];
-  return names.flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]);
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+function hostName(address: string): string {
+  return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+}
+
+/**
+ * The Host values a server bound to `host:port` answers to. Loopback binds accept the loopback
+ * names; wildcard binds (0.0.0.0, ::) also accept this machine's host name and interface
+ * addresses; `extra` names (`--allow-host`) are added as given, with the port when they have none.
+ */
+export function defaultAllowedHosts(
+  host: string,
+  port: number,
+  extra: readonly string[] = [],
+  machine: { hostname: string; addresses: readonly string[] } = {
+    hostname: hostname(),
+    addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address)),
+  },
+): string[] {
+  const bound = hostName(host);
+  const names = LOOPBACK_NAMES.includes(bound) || host === '::1' ? [...LOOPBACK_NAMES] : [bound];
+  if (WILDCARD_HOSTS.has(host)) names.push(...LOOPBACK_NAMES, machine.hostname, ...machine.addresses.map(hostName));
+  const withPort = [...new Set(names)].flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]);
+  const given = extra.map((name) => (/:\d+$/.test(name) ? name : `${name}:${port}`));
+  return [...new Set([...withPort, ...given])];
 }
 
 export function defaultAllowedOrigins(hosts: readonly string[]): string[] {

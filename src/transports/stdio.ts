@@ -9,6 +9,7 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope } from '../server/envelope.js';
+import { createStdioLineGate } from './stdioLineGate.js';
 
 /** Decorates a transport: requests that fail the envelope gate are answered here, never delivered. */
 export class EnvelopeGatedTransport implements Transport {
@@ -66,7 +67,9 @@ export interface StdioFrontOptions {
 }
 
 export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
-  const transport = new EnvelopeGatedTransport(new StdioServerTransport(options.input, options.output));
+  const output = options.output ?? process.stdout;
+  const lines = createStdioLineGate(options.input ?? process.stdin, output);
+  const transport = new EnvelopeGatedTransport(new StdioServerTransport(lines, output));
   return serveStdio(options.factory, {
     // Legacy (2025-11-25) serving arrives with the legacy adapter; until then it is refused.
     legacy: 'reject',

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { startHttpServer } from '../helpers/processes.js';
 import { CLI, mcpRequest, meta } from '../helpers/rawChannel.js';
 
 const run = promisify(execFile);
@@ -55,8 +56,8 @@ describe('summarize', () => {
     expect(result.audience).toBe('executive');
   });
 
-  it('--trace shows each exchange with fresh ids and never the prompt text', async () => {
-    const { code, stderr } = await cli(['summarize', repo.root, '--trace']);
+  it('--trace with --model host shows each MRTR exchange with fresh ids and never the prompt text', async () => {
+    const { code, stderr } = await cli(['summarize', repo.root, '--model', 'host', '--trace']);
     expect(code).toBe(0);
     const calls = stderr.split('\n').filter((line) => line.startsWith('trace -> ') && line.includes('tools/call'));
     expect(calls).toHaveLength(3);
@@ -106,11 +107,36 @@ describe('help and version', () => {
       '--max-body',
       '--quiet',
       'MCP_MODEL_INPUT_STATE_KEYS',
+      '--model-timeout',
+      '--model-retries',
+      '--max-model-calls',
+      '--max-model-tokens',
+      'openai:MODEL',
+      'anthropic:MODEL',
+      'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
+      'ANTHROPIC_API_KEY',
+      'ANTHROPIC_BASE_URL',
+      '(default: builtin)',
     ]) {
       expect(serve.stdout).toContain(flag);
     }
     const summarize = await cli(['summarize', '--help']);
-    for (const flag of ['--path', '--audience', '--max-files', '--json', '--trace', '--quiet']) {
+    for (const flag of [
+      '--path',
+      '--audience',
+      '--max-files',
+      '--json',
+      '--trace',
+      '--quiet',
+      '--model',
+      '--model-timeout',
+      '--model-retries',
+      '--max-model-calls',
+      '--max-model-tokens',
+      'OPENAI_BASE_URL',
+      'ANTHROPIC_API_KEY',
+    ]) {
       expect(summarize.stdout).toContain(flag);
     }
     expect((await cli(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -151,7 +177,7 @@ describe('serve configuration errors are caught at start-up', () => {
 describe('state keys across processes', () => {
   function oneCall(env: Record<string, string>, messages: unknown[]): Promise<{ replies: any[]; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--root', repo.root], {
+      const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--model', 'host', '--root', repo.root], {
         env: { ...process.env, ...env },
       });
       let stdout = '';
@@ -213,26 +239,12 @@ describe('state keys across processes', () => {
 
 describe('serve --http', () => {
   it('listens on 127.0.0.1 and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0', '--root', repo.root]);
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 10_000);
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-        if (match?.[1] !== undefined) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    const server = await startHttpServer(['--root', repo.root]);
     const response = await fetch(
-      mcpRequest(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } }),
+      mcpRequest(server.url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } }),
     );
     expect(response.status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await server.stop()).toBe(0);
   });
 });
 

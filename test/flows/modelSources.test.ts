@@ -56,13 +56,16 @@ describe('model sources', () => {
 
   it('rejects bad specs with one-line config errors', () => {
     for (const spec of ['', 'nope', 'host,openai:gpt', 'pick=builtin', 'pick=builtin,summary=x', 'size=host']) {
-      expect(() => parseModelSpec(spec)).toThrow(ModelInputError);
+      // No OPENAI_API_KEY or OPENAI_BASE_URL: openai:gpt is a configuration error too.
+      expect(() => parseModelSpec(spec, { env: {} })).toThrow(ModelInputError);
     }
     try {
       parseModelSpec('nope');
     } catch (error) {
       expect((error as ModelInputError).code).toBe('config_invalid');
-      expect((error as Error).message).toBe("unknown model source 'nope' (available: host, builtin)");
+      expect((error as Error).message).toBe(
+        "unknown model source 'nope' (use builtin, host, openai:MODEL or anthropic:MODEL)",
+      );
     }
   });
 });

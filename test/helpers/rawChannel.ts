@@ -24,6 +24,8 @@ export interface RawReply {
 export interface RawChannel {
   readonly kind: 'stdio' | 'http';
   send(message: unknown, headers?: Record<string, string>): Promise<RawReply>;
+  /** stdio only: writes one raw line and resolves with the next reply whose id is null. */
+  sendRaw(line: string): Promise<RawReply>;
   /** Sends a notification; resolves with whatever came back within a short window. */
   notify(message: unknown): Promise<RawReply>;
   close(): Promise<void>;
@@ -96,6 +98,12 @@ export function stdioChannel(args: string[], env: Record<string, string> = {}): 
       if (reply === undefined) throw new Error(`no stdio reply for id ${JSON.stringify(id)}; stderr: ${stderr}`);
       return { message: reply };
     },
+    async sendRaw(line) {
+      child.stdin.write(`${line}\n`);
+      const reply = await waitFor((m) => m['id'] === null, 15_000);
+      if (reply === undefined) throw new Error(`no stdio reply to a raw line; stderr: ${stderr}`);
+      return { message: reply };
+    },
     async notify(message) {
       child.stdin.write(`${JSON.stringify(message)}\n`);
       const any = await waitFor(() => true, 300);
@@ -131,6 +139,7 @@ export function httpChannel(front: HttpFront, url = 'http://localhost/mcp'): Raw
   return {
     kind: 'http',
     send: post,
+    sendRaw: (line) => post(line),
     notify: (message) => post(message),
     close: () => front.close(),
     stderr: () => '',

@@ -45,5 +45,7 @@ export function capturingLogger(): Logger & { lines: string[] } {
 
 /** A raw channel to our server over either front: a real `serve --stdio` process, or the in-process HTTP front. */
 export function openChannel(kind: 'stdio' | 'http', root: string): RawChannel {
-  return kind === 'stdio' ? stdioChannel(['--root', root, '--quiet']) : httpChannel(createTestFront({ root }));
+  return kind === 'stdio'
+    ? stdioChannel(['--root', root, '--model', 'host', '--quiet'])
+    : httpChannel(createTestFront({ root }));
 }

@@ -35,8 +35,8 @@ describe('openRepository', () => {
   });
 });
 
-describe('list: cheap filters', () => {
-  it('skips too large first, then binary extensions, then files with a NUL byte; UTF-16 with a BOM is text', async () => {
+describe('list and inspect: cheap filters first', () => {
+  it('lists without opening files (binary extensions only), then inspects: size cap, extension, NUL sniff', async () => {
     const root = await temp.make();
     await writeTree(root, {
       'ok.txt': 'x'.repeat(100),
@@ -52,31 +52,37 @@ describe('list: cheap filters', () => {
     const repo = await openRepository(root, { maxFileBytes: 100, sniffBytes: 40 });
     const listing = await repo.list();
     expect(listing.base).toBe('');
-    expect(listing.files).toEqual([
+    expect(listing.source).toEqual({ kind: 'walker', reason: 'not_a_git_work_tree' });
+    expect(listing.paths).toEqual(['big.txt', 'data.txt', 'empty', 'late-nul.txt', 'ok.txt', 'wide.txt']);
+    expect(listing.skipped).toEqual([{ reason: 'binary', count: 3, examples: ['Archive.ZIP', 'big.png', 'logo.png'] }]);
+    const inspected = await repo.inspect(listing.paths);
+    expect(inspected.files).toEqual([
       { path: 'empty', size: 0 },
       { path: 'late-nul.txt', size: 51 },
       { path: 'ok.txt', size: 100 },
       { path: 'wide.txt', size: 6 },
     ]);
-    expect(listing.skipped).toEqual([
-      { reason: 'binary', count: 3, examples: ['Archive.ZIP', 'data.txt', 'logo.png'] },
-      { reason: 'too_large', count: 2, examples: ['big.png', 'big.txt'] },
+    expect(inspected.skipped).toEqual([
+      { reason: 'binary', count: 1, examples: ['data.txt'] },
+      { reason: 'too_large', count: 1, examples: ['big.txt'] },
     ]);
     // With the default sniff window the late NUL is found.
-    expect(skipped(await (await openRepository(root)).list(), 'binary')?.examples).toContain('late-nul.txt');
+    expect(skipped(await (await openRepository(root)).inspect(['late-nul.txt']), 'binary')?.examples).toEqual([
+      'late-nul.txt',
+    ]);
   });
 
   it('always skips .git at every level, counting each one once, without descending', async () => {
     const root = await temp.make();
     await writeTree(root, { '.git/config': 'x', '.git/objects/a': 'x', 'sub/.git/HEAD': 'x', 'sub/a.ts': 'x' });
-    const listing = await (await openRepository(root)).list();
-    expect(listing.files.map((f) => f.path)).toEqual(['sub/a.ts']);
+    const listing = await (await openRepository(root, { listing: 'walker' })).list();
+    expect(listing.paths).toEqual(['sub/a.ts']);
     expect(listing.skipped).toEqual([{ reason: 'vcs_dir', count: 2, examples: ['.git/', 'sub/.git/'] }]);
   });
 });
 
-describe('list: symlinks and special files', () => {
-  it('lists links to files inside the root and skips links that leave it or point at directories', async () => {
+describe('list and inspect: symlinks and special files', () => {
+  it('lists links, then keeps links to files inside the root and skips links that leave it or point at directories', async () => {
     const outside = await temp.make('outside-');
     const root = await temp.make();
     await writeTree(outside, { 'secret.txt': 'secret', 'dir/x.txt': 'x' });
@@ -88,16 +94,21 @@ describe('list: symlinks and special files', () => {
     await symlink('missing.txt', path.join(root, 'dangling'));
     await symlink('.git/config', path.join(root, 'git-link'));
 
-    const listing = await (await openRepository(root)).list();
-    expect(listing.files).toEqual([
+    const repo = await openRepository(root, { listing: 'walker' });
+    const listing = await repo.list();
+    // Symlinked directories are not entered: `in-dir/main.ts` is not listed.
+    expect(listing.paths).toEqual(['dangling', 'git-link', 'in-dir', 'in-link', 'out-dir', 'out-link', 'src/main.ts']);
+    expect(listing.skipped).toEqual([{ reason: 'vcs_dir', count: 1, examples: ['.git/'] }]);
+    const inspected = await repo.inspect(listing.paths);
+    expect(inspected.files).toEqual([
       { path: 'in-link', size: 20 },
       { path: 'src/main.ts', size: 20 },
     ]);
-    expect(listing.skipped).toEqual([
+    expect(inspected.skipped).toEqual([
       { reason: 'special_file', count: 1, examples: ['in-dir'] },
       { reason: 'symlink_outside_root', count: 2, examples: ['out-dir', 'out-link'] },
       { reason: 'unreadable', count: 1, examples: ['dangling'] },
-      { reason: 'vcs_dir', count: 2, examples: ['.git/', 'git-link'] },
+      { reason: 'vcs_dir', count: 1, examples: ['git-link'] },
     ]);
   });
 
@@ -106,9 +117,14 @@ describe('list: symlinks and special files', () => {
     await writeTree(root, { 'a.txt': 'x' });
     if (!tryMkfifo(path.join(root, 'pipe'))) ctx.skip();
     await symlink('pipe', path.join(root, 'pipe-link'));
-    const listing = await (await openRepository(root)).list();
-    expect(listing.files.map((f) => f.path)).toEqual(['a.txt']);
-    expect(listing.skipped).toEqual([{ reason: 'special_file', count: 2, examples: ['pipe', 'pipe-link'] }]);
+    const repo = await openRepository(root);
+    const listing = await repo.list();
+    expect(listing.paths).toEqual(['a.txt', 'pipe-link']);
+    expect(listing.skipped).toEqual([{ reason: 'special_file', count: 1, examples: ['pipe'] }]);
+    // Inspecting the FIFO (through its link or directly) never blocks on opening it.
+    const inspected = await repo.inspect(['a.txt', 'pipe-link', 'pipe']);
+    expect(inspected.files.map((f) => f.path)).toEqual(['a.txt']);
+    expect(inspected.skipped).toEqual([{ reason: 'special_file', count: 2, examples: ['pipe', 'pipe-link'] }]);
   });
 
   it('reports unreadable files and directories without failing', async (ctx) => {
@@ -118,9 +134,13 @@ describe('list: symlinks and special files', () => {
     await chmod(path.join(root, 'locked.txt'), 0o000);
     await chmod(path.join(root, 'closed'), 0o000);
     try {
-      const listing = await (await openRepository(root)).list();
-      expect(listing.files.map((f) => f.path)).toEqual(['a.txt']);
-      expect(listing.skipped).toEqual([{ reason: 'unreadable', count: 2, examples: ['closed/', 'locked.txt'] }]);
+      const repo = await openRepository(root);
+      const listing = await repo.list();
+      expect(listing.paths).toEqual(['a.txt', 'locked.txt']);
+      expect(listing.skipped).toEqual([{ reason: 'unreadable', count: 1, examples: ['closed/'] }]);
+      const inspected = await repo.inspect(listing.paths);
+      expect(inspected.files.map((f) => f.path)).toEqual(['a.txt']);
+      expect(inspected.skipped).toEqual([{ reason: 'unreadable', count: 1, examples: ['locked.txt'] }]);
     } finally {
       await chmod(path.join(root, 'closed'), 0o755);
     }
@@ -148,10 +168,10 @@ describe('list(subPath)', () => {
     for (const sub of ['src', './src/', 'src//', 'src/nested/..']) {
       const listing = await repo.list(sub);
       expect(listing.base).toBe('src');
-      expect(listing.files.map((f) => f.path)).toEqual(['src/main.ts', 'src/nested/b.ts']);
+      expect(listing.paths).toEqual(['src/main.ts', 'src/nested/b.ts']);
       expect(listing.skipped).toEqual([{ reason: 'ignored', count: 2, examples: ['src/debug.log', 'src/vendor/'] }]);
     }
-    expect((await repo.list('src\\nested')).files.map((f) => f.path)).toEqual(['src/nested/b.ts']);
+    expect((await repo.list('src\\nested')).paths).toEqual(['src/nested/b.ts']);
     for (const root of [undefined, '', '.', './']) expect((await repo.list(root)).base).toBe('');
   });
 
@@ -159,9 +179,9 @@ describe('list(subPath)', () => {
     const root = await fixture();
     await writeTree(root, { '.git/config': 'x' });
     const repo = await openRepository(root);
-    expect(await repo.list('vendor')).toEqual({
+    expect(await repo.list('vendor')).toMatchObject({
       base: 'vendor',
-      files: [],
+      paths: [],
       skipped: [{ reason: 'ignored', count: 1, examples: ['vendor/'] }],
     });
     expect((await repo.list('.git')).skipped).toEqual([{ reason: 'vcs_dir', count: 1, examples: ['.git/'] }]);
@@ -172,7 +192,7 @@ describe('list(subPath)', () => {
     await symlink('src', path.join(root, 'alias'));
     const listing = await (await openRepository(root)).list('alias');
     expect(listing.base).toBe('src');
-    expect(listing.files.map((f) => f.path)).toEqual(['src/main.ts', 'src/nested/b.ts']);
+    expect(listing.paths).toEqual(['src/main.ts', 'src/nested/b.ts']);
   });
 
   it('rejects escapes, absolute paths, NUL, missing paths and files with path_outside_root', async () => {
@@ -201,7 +221,7 @@ describe('list: large trees', () => {
     await writeFile(path.join(root, '.gitignore'), 'd1*/\n');
     const repo = await openRepository(root);
     const first = await repo.list();
-    expect(first.files).toHaveLength(19 * 10 + 1); // plus .gitignore
+    expect(first.paths).toHaveLength(19 * 10 + 1); // plus .gitignore
     expect(first.skipped).toEqual([
       { reason: 'ignored', count: 11, examples: ['d1/', 'd10/', 'd11/', 'd12/', 'd13/'] },
     ]);

@@ -2,7 +2,7 @@ import { open, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePrefix } from '../../src/repo/decode.js';
-import { formatTruncationMarker, openRepository } from '../../src/repo/index.js';
+import { countTokens, cutToTokens, formatTruncationMarker, openRepository } from '../../src/repo/index.js';
 import { TempDirs, tryMkfifo, writeTree } from './fixture.js';
 
 const temp = new TempDirs();
@@ -32,7 +32,7 @@ describe('read: decoding', () => {
     });
     const repo = await openRepository(root);
     // UTF-16 files hold NUL bytes but are text: the listing keeps them.
-    expect((await repo.list()).files.map((f) => f.path)).toContain('le.txt');
+    expect((await repo.list()).paths).toContain('le.txt');
     const result = await repo.read(['plain.md', 'bom.md', 'le.txt', 'be.txt', 'latin1.txt', 'empty.txt'], wide);
     expect(result.skipped).toEqual([]);
     expect(result.files.map((f) => [f.path, f.content, f.encoding, f.truncated])).toEqual([
@@ -72,6 +72,7 @@ describe('read: budgets', () => {
       content: `éé${formatTruncationMarker(4, 10)}`,
       truncated: true,
       bytesShown: 4,
+      tokens: expect.any(Number),
       encoding: 'utf8',
     });
   });
@@ -82,13 +83,22 @@ describe('read: budgets', () => {
     const repo = await openRepository(root);
     const result = await repo.read(['a.txt', 'b.txt', 'c.txt', 'd.txt'], { perFileBytes: 100, totalBytes: 15 });
     expect(result.files).toEqual([
-      { path: 'a.txt', size: 10, content: 'aaaaaaaaaa', truncated: false, bytesShown: 10, encoding: 'utf8' },
+      {
+        path: 'a.txt',
+        size: 10,
+        content: 'aaaaaaaaaa',
+        truncated: false,
+        bytesShown: 10,
+        tokens: expect.any(Number),
+        encoding: 'utf8',
+      },
       {
         path: 'b.txt',
         size: 10,
         content: `bbbbb${formatTruncationMarker(5, 10)}`,
         truncated: true,
         bytesShown: 5,
+        tokens: expect.any(Number),
         encoding: 'utf8',
       },
       {
@@ -97,9 +107,10 @@ describe('read: budgets', () => {
         content: formatTruncationMarker(0, 10),
         truncated: true,
         bytesShown: 0,
+        tokens: expect.any(Number),
         encoding: 'utf8',
       },
-      { path: 'd.txt', size: 0, content: '', truncated: false, bytesShown: 0, encoding: 'utf8' },
+      { path: 'd.txt', size: 0, content: '', truncated: false, bytesShown: 0, tokens: 0, encoding: 'utf8' },
     ]);
     expect(result.totalBytesShown).toBe(15);
   });
@@ -122,7 +133,7 @@ describe('read: confinement at read time', () => {
     await writeTree(outside, { 'secret.txt': 'TOP-SECRET-CONTENT' });
     await writeTree(root, { 'a.txt': 'a', 'swapped.txt': 'was here', 'gone.txt': 'x' });
     const repo = await openRepository(root);
-    expect((await repo.list()).files.map((f) => f.path)).toEqual(['a.txt', 'gone.txt', 'swapped.txt']);
+    expect((await repo.list()).paths).toEqual(['a.txt', 'gone.txt', 'swapped.txt']);
 
     await rm(path.join(root, 'swapped.txt'));
     await symlink(path.join(outside, 'secret.txt'), path.join(root, 'swapped.txt'));
@@ -138,5 +149,59 @@ describe('read: confinement at read time', () => {
       { reason: 'unreadable', count: 2, examples: ['../outside/secret.txt', 'gone.txt'] },
     ]);
     expect(JSON.stringify(result)).not.toContain('TOP-SECRET');
+  });
+});
+
+describe('read: token budgets and estimates', () => {
+  it('reports estimated tokens per file and in total', async () => {
+    const root = await temp.make();
+    await writeTree(root, { 'a.md': 'hello world\n', 'empty.md': '' });
+    const result = await (await openRepository(root)).read(['a.md', 'empty.md'], wide);
+    expect(result.files.map((f) => f.tokens)).toEqual([await countTokens('hello world\n'), 0]);
+    expect(result.totalTokens).toBe(result.files[0]?.tokens);
+  });
+
+  it('cuts a token-dense file to perFileTokens on a character boundary, with exact byte counts', async () => {
+    const root = await temp.make();
+    const dense = '漢字かな交じり文。'.repeat(400); // about 11 KB of UTF-8, far more tokens than bytes / 4
+    await writeTree(root, { 'cjk.txt': dense, 'wide16.txt': Buffer.concat([bom16le, Buffer.from(dense, 'utf16le')]) });
+    const repo = await openRepository(root);
+    const budget = { perFileBytes: 1_000_000, totalBytes: 1_000_000, perFileTokens: 200 };
+    const result = await repo.read(['cjk.txt', 'wide16.txt'], budget);
+    for (const file of result.files) {
+      expect(file.truncated).toBe(true);
+      expect(file.tokens).toBeLessThanOrEqual(200);
+      expect(file.tokens).toBeGreaterThan(100);
+      const shown = file.content.slice(0, file.content.indexOf('\n[… truncated'));
+      expect(dense.startsWith(shown)).toBe(true);
+      const bom = file.encoding === 'utf16le' ? 2 : 0;
+      const bytes = file.encoding === 'utf16le' ? shown.length * 2 : Buffer.byteLength(shown);
+      expect(file.bytesShown).toBe(bom + bytes);
+      expect(file.content).toContain(formatTruncationMarker(file.bytesShown, file.size));
+    }
+  });
+
+  it('spends totalTokens across files; later files keep only the marker', async () => {
+    const root = await temp.make();
+    const words = 'lorem ipsum dolor sit amet '.repeat(100);
+    await writeTree(root, { 'a.txt': words, 'b.txt': words, 'c.txt': words });
+    const budget = { perFileBytes: 1_000_000, totalBytes: 1_000_000, totalTokens: 700 };
+    const result = await (await openRepository(root)).read(['a.txt', 'b.txt', 'c.txt'], budget);
+    expect(result.files[0]?.truncated).toBe(false);
+    expect(result.files[1]?.truncated).toBe(true);
+    expect(result.files[2]?.bytesShown).toBe(0);
+    expect(result.totalTokens).toBeLessThanOrEqual(700 + 16);
+  });
+});
+
+describe('tokens', () => {
+  it('cuts text to a token budget without splitting a surrogate pair', async () => {
+    const text = '😀'.repeat(50) + ' plain words '.repeat(50);
+    const cut = await cutToTokens(text, 20);
+    expect(cut.tokens).toBeLessThanOrEqual(20);
+    expect(text.startsWith(cut.text)).toBe(true);
+    expect(/[\uD800-\uDBFF]$/.test(cut.text)).toBe(false);
+    expect(await cutToTokens('short', 20)).toEqual({ text: 'short', tokens: await countTokens('short') });
+    expect((await cutToTokens(text, 0)).text).toBe('');
   });
 });

@@ -61,7 +61,8 @@ describe('resolveCandidate', () => {
     const all = await everyPath();
     expect(all.length).toBeGreaterThan(25);
     for (const sub of [undefined, 'src', 'docs']) {
-      const listed = new Map((await repo.list(sub)).files.map((f) => [f.path, f.size]));
+      const listing = await repo.list(sub);
+      const listed = new Map((await repo.inspect(listing.paths)).files.map((f) => [f.path, f.size]));
       expect(listed.size).toBeGreaterThan(0);
       for (const candidate of [...all, ...all.map((p) => `./${p}`)]) {
         const resolved = await repo.resolveCandidate(candidate, sub);

@@ -28,12 +28,16 @@ interface Recorded {
   returnedState?: string;
 }
 
-function connectClient(kind: 'stdio' | 'http', recorded: Recorded[]): { client: Client; transport: Transport } {
+function connectClient(
+  kind: 'stdio' | 'http',
+  negotiation: 'pin' | 'auto',
+  recorded: Recorded[],
+): { client: Client; transport: Transport } {
   let transport: Transport;
   if (kind === 'stdio') {
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'serve', '--stdio', '--root', repo.root, '--quiet'],
+      args: [CLI, 'serve', '--stdio', '--model', 'host', '--root', repo.root, '--quiet'],
       stderr: 'pipe',
     });
   } else {
@@ -57,7 +61,11 @@ function connectClient(kind: 'stdio' | 'http', recorded: Recorded[]): { client: 
   }
   const client = new Client(
     { name: 'sdk-peer-test', version: '1.0.0' },
-    { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    {
+      capabilities: { sampling: {} },
+      // `auto`: the client's own probe (server/discover first, initialize as the fallback).
+      versionNegotiation: { mode: negotiation === 'auto' ? 'auto' : { pin: '2026-07-28' } },
+    },
   );
   const model = createBuiltinModel();
   client.setRequestHandler('sampling/createMessage', (request, ctx) =>
@@ -66,12 +74,17 @@ function connectClient(kind: 'stdio' | 'http', recorded: Recorded[]): { client: 
   return { client, transport };
 }
 
-describe.each(['stdio', 'http'] as const)('official SDK client over %s', (kind) => {
+describe.each([
+  ['stdio', 'pin'],
+  ['http', 'pin'],
+  ['stdio', 'auto'],
+  ['http', 'auto'],
+] as const)('official SDK client over %s (negotiation: %s)', (kind, negotiation) => {
   const recorded: Recorded[] = [];
   let client: Client;
 
   beforeAll(async () => {
-    const connected = connectClient(kind, recorded);
+    const connected = connectClient(kind, negotiation, recorded);
     client = connected.client;
     await client.connect(connected.transport);
   });

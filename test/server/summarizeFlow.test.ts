@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { meta, type RawChannel } from '../helpers/rawChannel.js';
-import { openChannel } from '../helpers/servers.js';
+import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
+import { createTestFront, openChannel } from '../helpers/servers.js';
 
 const SAMPLING = { sampling: {} };
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -118,11 +118,45 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
       expect(reply.message?.['error']?.code).toBe(-32602);
     }
     const first = await call({});
-    const malformed = await call(
-      {},
-      { inputResponses: { pick_files: { role: 'user' } }, requestState: first.message?.['result'].requestState },
-    );
-    expect(malformed.message?.['error']?.code).toBe(-32602);
+    const requestState = first.message?.['result'].requestState;
+    const malformed: unknown[] = [
+      { pick_files: { role: 'user' } },
+      { pick_files: null },
+      { pick_files: '["README.md"]' },
+      { pick_files: { method: 'sampling/createMessage', result: answer('["README.md"]') } },
+      'garbage',
+      [answer('["README.md"]')],
+      null,
+    ];
+    for (const inputResponses of malformed) {
+      const reply = await call({}, { inputResponses, requestState });
+      expect(reply.message?.['error']?.code, JSON.stringify(inputResponses)).toBe(-32602);
+    }
+  });
+
+  it('4. the capability check comes before any repository work', async () => {
+    // Even with the root gone, a request without sampling is refused for the capability, not the root.
+    const gone = await makeSampleRepo();
+    await gone.cleanup();
+    const other = kind === 'stdio' ? undefined : httpChannel(createTestFront({ root: gone.root }));
+    if (other !== undefined) {
+      const reply = await other.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'summarize_repo', arguments: {}, _meta: meta({}) },
+      });
+      expect(reply.message?.['error']?.code).toBe(-32021);
+      const withSampling = await other.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'summarize_repo', arguments: {}, _meta: meta(SAMPLING) },
+      });
+      expect(withSampling.message?.['result'].isError).toBe(true);
+      expect(withSampling.message?.['result'].content[0].text).not.toContain(gone.root);
+      await other.close();
+    }
   });
 
   it('8. a missing input response is asked for again, up to the round limit', async () => {

@@ -143,6 +143,21 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
     expect(unknown.message).toBeUndefined();
   });
 
+  it('answers malformed messages with id null and keeps serving', async () => {
+    const cases: Array<[string, number]> = [
+      [JSON.stringify({ jsonrpc: '2.0', id: null, method: 'tools/list', params: { _meta: meta() } }), -32600],
+      [JSON.stringify([{ jsonrpc: '2.0', id: 77, method: 'tools/list', params: { _meta: meta() } }]), -32600],
+    ];
+    cases.push(['this is not json', -32700], [JSON.stringify({ jsonrpc: '2.0', id: true, method: 'x' }), -32600]);
+    for (const [line, code] of cases) {
+      const reply = await channel.sendRaw(line);
+      expect(reply.message?.['id'], line).toBeNull();
+      expect(reply.message?.['error']?.code, line).toBe(code);
+    }
+    const after = await channel.send({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { _meta: meta() } });
+    expect(after.message?.['result']?.tools).toHaveLength(1);
+  });
+
   it('11. an unknown method is -32601 (404 over HTTP)', async () => {
     const reply = await channel.send({ jsonrpc: '2.0', id: id(), method: 'no/such', params: { _meta: meta() } });
     expectStatus(reply, 404);

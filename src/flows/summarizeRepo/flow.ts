@@ -7,22 +7,33 @@ import { basename } from 'node:path';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
+import { choosePicks, parsePickPrompt } from '../../models/builtinPick.js';
+import { userText } from '../../models/builtinPrompt.js';
 import type { Repository, SkippedClass } from '../../repo/index.js';
-import { rankFiles } from '../../repo/rank.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { parsePickText, validatePick } from './pickAnswer.js';
-import { buildPickRequest, buildSummaryRequest } from './prompts.js';
+import {
+  buildPickRequest,
+  buildSummaryRequest,
+  capResultText,
+  DEFAULT_BUDGETS,
+  readBudgetOf,
+  resolveBudgets,
+  type SummarizeBudgets,
+} from './prompts.js';
 import { PICK_KEY, SUMMARY_KEY, TOOL_NAME, type SummarizeRepoArgs, type SummarizeRepoOutput } from './schema.js';
 
 export const DEFAULT_AUDIENCE = 'developer';
-export const READ_BUDGET = { perFileBytes: 16 * 1024, totalBytes: 48 * 1024 };
+export const READ_BUDGET = readBudgetOf(DEFAULT_BUDGETS);
 /** Skipped-file examples carried in the sealed state are few and short: the token is capped. */
 const STATE_EXAMPLES = 2;
 const STATE_EXAMPLE_LENGTH = 100;
 
 type FileInfo = SummarizeRepoOutput['files'][number];
+/** The result before the engine adds `usage`. */
+type FlowOutput = Omit<SummarizeRepoOutput, 'usage'>;
 
 export type SummarizeState =
   | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
@@ -33,6 +44,8 @@ export type SummarizeState =
       candidates: { listed: number; total: number };
       skipped: SkippedClass[];
       files?: FileInfo[];
+      /** Set when the built-in ranking picked the files: why the model's pick was not used. */
+      fallback?: string;
     };
 
 function compactSkipped(classes: readonly SkippedClass[]): SkippedClass[] {
@@ -82,7 +95,9 @@ function nothingToSummarize(path: string): { done: CallToolResult } {
 /** `openRepo` is called lazily (once), so capability checks run before any repository work. */
 export function createSummarizeRepoFlow(
   openRepo: () => Promise<Repository>,
+  budgetOverrides: Partial<SummarizeBudgets> = {},
 ): FlowDefinition<SummarizeRepoArgs, SummarizeState> {
+  const budgets = resolveBudgets(budgetOverrides);
   let opened: Promise<Repository> | undefined;
   const repository = (): Promise<Repository> => (opened ??= openRepo());
   const repoName = (repo: Repository, args: SummarizeRepoArgs): string =>
@@ -93,21 +108,22 @@ export function createSummarizeRepoFlow(
     key: PICK_KEY,
     async prepare(args) {
       const repo = await repository();
-      const listing = await repo.list(args.path);
-      if (listing.files.length === 0) return nothingToSummarize(listing.base);
-      const ranked = rankFiles(listing.files);
+      // Outline plus the best inspected candidates, within the pick prompt's byte budget at any repository size.
+      const survey = await repo.survey(args.path, { candidateBytes: budgets.pickPromptBytes });
+      if (survey.candidates.length === 0) return nothingToSummarize(survey.base);
       const { params, listed } = buildPickRequest({
         repoName: repoName(repo, args),
         audience: audienceOf(args),
         maxFiles: args.maxFiles,
-        ranked,
+        survey,
+        budgetBytes: budgets.pickPromptBytes,
       });
       return {
         params,
         state: {
           phase: 'pick',
-          candidates: { listed, total: ranked.length },
-          skipped: compactSkipped(listing.skipped),
+          candidates: { listed, total: survey.total },
+          skipped: compactSkipped(survey.skipped),
         },
       };
     },
@@ -125,6 +141,28 @@ export function createSummarizeRepoFlow(
         },
       };
     },
+    // Server-owned models only: one repair request, then the built-in ranking over the same candidates.
+    recover: {
+      repairInstruction: (args, error) =>
+        `That answer could not be used: ${error.message}. Answer again with only a JSON array of at most ` +
+        `${args.maxFiles} file paths copied exactly from the candidate list above, for example ["README.md"]. No prose.`,
+      async fallback(args, state, params, reason) {
+        if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
+        const repo = await repository();
+        const ranked = choosePicks({ ...parsePickPrompt(userText(params)), limit: args.maxFiles });
+        const { picked, dropped } = await validatePick(repo, ranked, args.path, args.maxFiles);
+        return {
+          next: {
+            phase: 'summary',
+            picked,
+            dropped,
+            candidates: state.candidates ?? { listed: 0, total: 0 },
+            skipped: state.skipped ?? [],
+            fallback: reason,
+          },
+        };
+      },
+    },
   };
 
   const summary: ModelStep<SummarizeRepoArgs, SummarizeState> = {
@@ -132,20 +170,36 @@ export function createSummarizeRepoFlow(
     async prepare(args, state) {
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
-      const read = await repo.read(state.picked, READ_BUDGET);
-      const files = read.files.map(({ path, size, bytesShown, truncated }) => ({ path, size, bytesShown, truncated }));
+      const read = await repo.read(state.picked, readBudgetOf(budgets));
+      const files = read.files.map(({ path, size, bytesShown, truncated, tokens }) => ({
+        path,
+        size,
+        bytesShown,
+        truncated,
+        tokens,
+      }));
       return {
         params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),
-        state: { ...state, files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
+        // The read files carry the picked paths from here on: one copy in the sealed state, not two.
+        state: { ...state, picked: [], files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
       };
     },
     async accept(args, state, answer) {
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
-      const text = answerText(answer).trim();
-      if (text.length === 0) throw new FlowAnswerError(SUMMARY_KEY, 'the summary is empty');
-      const structured: SummarizeRepoOutput = {
+      const answered = answerText(answer).trim();
+      if (answered.length === 0) throw new FlowAnswerError(SUMMARY_KEY, 'the summary is empty');
+      // A host's model may ignore maxTokens: the final text is cut to the result budget (about 25,000 tokens).
+      const { text, cut } = await capResultText(answered, budgets.resultTokens);
+      const notes =
+        state.fallback === undefined
+          ? []
+          : [
+              `The model's file pick could not be used (${state.fallback}); the built-in ranking picked the files instead.`,
+            ];
+      if (cut) notes.push(`The summary was cut to about ${budgets.resultTokens} tokens (the result budget).`);
+      const structured: FlowOutput = {
         summary: text,
-        picked: state.picked,
+        picked: state.files?.map((file) => file.path) ?? state.picked,
         dropped: state.dropped,
         audience: audienceOf(args),
         path: args.path ?? '',
@@ -153,10 +207,12 @@ export function createSummarizeRepoFlow(
         candidates: state.candidates,
         files: state.files ?? [],
         skipped: state.skipped,
+        pickedBy: state.fallback === undefined ? 'model' : 'builtin_ranking',
+        notes,
       };
       return {
         done: {
-          content: [{ type: 'text', text }],
+          content: [{ type: 'text', text }, ...notes.map((note) => ({ type: 'text' as const, text: `Note: ${note}` }))],
           structuredContent: structured as unknown as Record<string, unknown>,
           isError: false,
         },
@@ -169,5 +225,6 @@ export function createSummarizeRepoFlow(
     keys: [PICK_KEY, SUMMARY_KEY],
     initial: () => ({ phase: 'pick' }),
     step: (state) => (state.phase === 'pick' ? pick : summary),
+    usageField: 'usage',
   };
 }

@@ -6,14 +6,19 @@ import { PICK_KEY } from './schema.js';
 const FENCE = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/;
 const MAX_REPORTED = 8;
 const MAX_REPORTED_LENGTH = 120;
+/** Longer entries are dropped: real paths are shorter, and the picked paths travel in the sealed state. */
+const MAX_PATH_LENGTH = 1024;
 
 export interface PickValidation {
   picked: string[];
   dropped: string[];
 }
 
-/** The JSON array of strings in the answer text; a single ```json fence is tolerated. */
-export function parsePickText(text: string): string[] {
+/**
+ * The JSON array in the answer text (a single ```json fence is tolerated). Entries that are not
+ * strings are kept as their JSON text so they are reported as dropped, never used as paths.
+ */
+export function parsePickText(text: string): Array<string | { notAPath: string }> {
   const fenced = FENCE.exec(text);
   const body = (fenced?.[1] ?? text).trim();
   let value: unknown;
@@ -23,7 +28,9 @@ export function parsePickText(text: string): string[] {
     throw new FlowAnswerError(PICK_KEY, 'the answer is not JSON (expected a JSON array of file paths)');
   }
   if (!Array.isArray(value)) throw new FlowAnswerError(PICK_KEY, 'the answer is not a JSON array of file paths');
-  return value.map((entry) => (typeof entry === 'string' ? entry : (JSON.stringify(entry) ?? String(entry))));
+  return value.map((entry) =>
+    typeof entry === 'string' ? entry : { notAPath: JSON.stringify(entry) ?? String(entry) },
+  );
 }
 
 function report(entry: string): string {
@@ -36,17 +43,20 @@ function report(entry: string): string {
  */
 export async function validatePick(
   repo: Repository,
-  entries: readonly string[],
+  entries: ReadonlyArray<string | { notAPath: string }>,
   subPath: string | undefined,
   maxFiles: number,
 ): Promise<PickValidation> {
   const picked: string[] = [];
   const dropped: string[] = [];
   for (const entry of entries) {
+    const path = typeof entry === 'string' ? entry : undefined;
     const file =
-      picked.length < maxFiles && entry.length <= 4096 ? await repo.resolveCandidate(entry, subPath) : undefined;
+      path !== undefined && picked.length < maxFiles && path.length <= MAX_PATH_LENGTH
+        ? await repo.resolveCandidate(path, subPath)
+        : undefined;
     if (file === undefined || picked.includes(file.path)) {
-      if (dropped.length < MAX_REPORTED) dropped.push(report(entry));
+      if (dropped.length < MAX_REPORTED) dropped.push(report(path ?? (entry as { notAPath: string }).notAPath));
       continue;
     }
     picked.push(file.path);

@@ -1,16 +1,73 @@
 /**
- * The two prompts of `summarize_repo`. Their text format is a documented contract
- * (docs/summarize-repo.md): the built-in model parses it, and any LLM reads it as prose.
+ * The two prompts of `summarize_repo` and the budgets that bound them. Their text format is a documented
+ * contract (docs/summarize-repo.md, docs/repository-reader.md): the built-in model parses it, and any LLM reads
+ * it as prose.
  */
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
-import type { RepoFile } from '../../repo/index.js';
-import type { ReadFileResult } from '../../repo/index.js';
+import { ModelInputError } from '../../errors.js';
+import type { OutlineEntry, ReadBudget, ReadFileResult, RepoSurvey } from '../../repo/index.js';
+import { candidateLineBytes, cutToTokens } from '../../repo/index.js';
 
 export const PICK_MAX_TOKENS = 400;
 export const SUMMARY_MAX_TOKENS = 1200;
-/** Byte budget for the candidate list in the pick prompt. */
-export const PICK_LIST_BUDGET_BYTES = 24 * 1024;
+
+/** Every size limit of one `summarize_repo` run. */
+export interface SummarizeBudgets {
+  /** The whole `pick_files` user message, in UTF-8 bytes: outline and candidates fit inside. */
+  pickPromptBytes: number;
+  /** Each file in the `summary` prompt shows at most this many bytes… */
+  fileBytes: number;
+  /** …and at most this many tokens (estimated). */
+  fileTokens: number;
+  /** All files of the `summary` prompt together: at most this many bytes… */
+  totalBytes: number;
+  /** …and this many tokens (estimated). */
+  totalTokens: number;
+  /** The tool's final text (the summary) is cut to this many tokens (estimated). */
+  resultTokens: number;
+}
+
+export const DEFAULT_BUDGETS: Readonly<SummarizeBudgets> = Object.freeze({
+  pickPromptBytes: 24 * 1024,
+  fileBytes: 16 * 1024,
+  fileTokens: 6_000,
+  totalBytes: 48 * 1024,
+  totalTokens: 16_000,
+  resultTokens: 25_000,
+});
+
+/** Below this a pick prompt cannot hold its own instructions. */
+export const MIN_PICK_PROMPT_BYTES = 1024;
+/** Byte budget for the candidate list in the pick prompt (kept for compatibility: the default prompt budget). */
+export const PICK_LIST_BUDGET_BYTES = DEFAULT_BUDGETS.pickPromptBytes;
+/** The outline takes at most this share of the pick prompt budget. */
+const OUTLINE_SHARE = 0.25;
+
+/** Fills in defaults and checks every value (positive integers; the pick prompt at least 1 KiB). */
+export function resolveBudgets(overrides: Partial<SummarizeBudgets> = {}): SummarizeBudgets {
+  const budgets = { ...DEFAULT_BUDGETS };
+  for (const key of Object.keys(DEFAULT_BUDGETS) as (keyof SummarizeBudgets)[]) {
+    const value = overrides[key];
+    if (value === undefined) continue;
+    const minimum = key === 'pickPromptBytes' ? MIN_PICK_PROMPT_BYTES : 1;
+    if (!Number.isSafeInteger(value) || value < minimum) {
+      throw new ModelInputError('config_invalid', `budget ${key} must be an integer of at least ${minimum}`);
+    }
+    budgets[key] = value;
+  }
+  return budgets;
+}
+
+/** The read budget of the `summary` prompt. */
+export function readBudgetOf(budgets: SummarizeBudgets): ReadBudget {
+  return {
+    perFileBytes: budgets.fileBytes,
+    totalBytes: budgets.totalBytes,
+    perFileTokens: budgets.fileTokens,
+    totalTokens: budgets.totalTokens,
+  };
+}
 
 const PICK_SYSTEM =
   'You select files for a repository summary. Answer with a JSON array of paths copied exactly from the list. ' +
@@ -23,29 +80,76 @@ export interface PickPromptInput {
   repoName: string;
   audience: string;
   maxFiles: number;
-  /** Candidates in rank order; the prompt lists as many as fit the budget. */
-  ranked: readonly RepoFile[];
+  survey: RepoSurvey;
+  /** The budget of the whole user message in UTF-8 bytes. Default 24 KiB. */
+  budgetBytes?: number;
 }
 
-export function buildPickRequest(input: PickPromptInput): { params: CreateMessageRequestParams; listed: number } {
-  const lines: string[] = [];
-  let bytes = 0;
-  for (const file of input.ranked) {
-    const line = `${file.path}\t${file.size}`;
-    const cost = Buffer.byteLength(line, 'utf8') + 1;
-    if (bytes + cost > PICK_LIST_BUDGET_BYTES) break;
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function outlineLine(entry: OutlineEntry): string {
+  const share = entry.languages
+    .map(({ language, files }) => `${language} ${Math.max(1, Math.round((100 * files) / entry.files))}%`)
+    .join(', ');
+  const name = entry.dir === '' ? '(files at the top level)' : entry.dir;
+  const indent = entry.depth > 1 ? '  ' : '';
+  return `${indent}${name} — ${entry.files} file${entry.files === 1 ? '' : 's'}${share === '' ? '' : ` (${share})`}`;
+}
+
+/** The outline lines that fit `budget` bytes (whole lines only, in order). */
+function outlineLines(survey: RepoSurvey, budget: number): string[] {
+  const where = survey.base === '' ? 'the repository' : `${survey.base}/`;
+  const header = `Layout of ${where} (${survey.total} files listed; top directories by file count):`;
+  const lines = [header];
+  let bytes = byteLength(header) + 1;
+  for (const entry of survey.outline) {
+    const line = outlineLine(entry);
+    if (bytes + byteLength(line) + 1 > budget) break;
     lines.push(line);
-    bytes += cost;
+    bytes += byteLength(line) + 1;
   }
-  const text = [
+  const { dirs, files } = survey.outlineRest;
+  const rest = `… and ${dirs} more director${dirs === 1 ? 'y' : 'ies'} with ${files} file${files === 1 ? '' : 's'}`;
+  if (dirs > 0 && bytes + byteLength(rest) + 1 <= budget) lines.push(rest);
+  return lines.length > 1 ? lines : [];
+}
+
+/**
+ * The `pick_files` request. The user message stays within `budgetBytes` whatever the size of the repository:
+ * header and instructions, then a directory outline (at most a quarter of the budget), then as many candidates
+ * as fit, best first. The model may also answer with listed files it was not shown.
+ */
+export function buildPickRequest(input: PickPromptInput): { params: CreateMessageRequestParams; listed: number } {
+  const budget = Math.max(MIN_PICK_PROMPT_BYTES, input.budgetBytes ?? DEFAULT_BUDGETS.pickPromptBytes);
+  const { survey } = input;
+  const head = [
     `Repository: ${input.repoName}`,
     `Audience: ${input.audience}`,
     `Pick at most ${input.maxFiles} files that best show what this repository is, how it is organised and where it starts.`,
     'Answer with only a JSON array of file paths from the list below, for example ["README.md"].',
+    'Any other file of the repository that is not ignored is accepted too, if you know its exact path.',
     '',
-    `Candidate files (${lines.length} listed of ${input.ranked.length}; path<TAB>bytes):`,
-    ...lines,
-  ].join('\n');
+  ];
+  let used = byteLength(head.join('\n')) + 1;
+  const outline = outlineLines(survey, Math.floor(budget * OUTLINE_SHARE));
+  if (outline.length > 0) {
+    outline.push('');
+    used += byteLength(outline.join('\n')) + 1;
+  }
+  // The candidate header's digits are reserved at their widest, so the count can be filled in afterwards.
+  const headerOf = (shown: number): string =>
+    `Candidate files (${shown} listed of ${survey.total}; best first; path<TAB>bytes):`;
+  used += byteLength(headerOf(survey.candidates.length)) + 1;
+  const lines: string[] = [];
+  for (const file of survey.candidates) {
+    const cost = candidateLineBytes(file);
+    if (used + cost > budget) break;
+    lines.push(`${file.path}\t${file.size}`);
+    used += cost;
+  }
+  const text = [...head, ...outline, headerOf(lines.length), ...lines].join('\n');
   return {
     listed: lines.length,
     params: {
@@ -84,4 +188,21 @@ export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageReq
     includeContext: 'none',
     maxTokens: SUMMARY_MAX_TOKENS,
   };
+}
+
+/** The note that ends a final text cut to its token budget. */
+export function formatResultCut(tokens: number): string {
+  return `\n\n[… summary cut to about ${tokens} tokens]`;
+}
+
+/**
+ * The tool's final text within `maxTokens` (estimated): the model's answer whole when it fits, else cut with a
+ * visible note. A host's model may ignore `maxTokens`; this is what keeps the result under a host's ceiling.
+ */
+export async function capResultText(text: string, maxTokens: number): Promise<{ text: string; cut: boolean }> {
+  const note = formatResultCut(maxTokens);
+  const whole = await cutToTokens(text, maxTokens);
+  if (whole.text.length === text.length) return { text, cut: false };
+  const kept = await cutToTokens(text, Math.max(0, maxTokens - 32));
+  return { text: kept.text.replace(/\s+$/, '') + note, cut: true };
 }

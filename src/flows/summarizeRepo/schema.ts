@@ -36,9 +36,27 @@ export const summarizeRepoOutput = z.object({
   model: z.string().describe('The model that wrote the summary, as it reported itself.'),
   candidates: z.object({ listed: z.number().int(), total: z.number().int() }),
   files: z.array(
-    z.object({ path: z.string(), size: z.number().int(), bytesShown: z.number().int(), truncated: z.boolean() }),
+    z.object({
+      path: z.string(),
+      size: z.number().int(),
+      bytesShown: z.number().int(),
+      truncated: z.boolean(),
+      tokens: z.number().int().optional().describe('Estimated tokens of what the summary prompt showed of the file.'),
+    }),
   ),
   skipped: z.array(skippedClass).describe('Files left out of the listing or the reading, by reason.'),
+  pickedBy: z
+    .enum(['model', 'builtin_ranking'])
+    .describe("Who chose the files: the model, or the built-in ranking when a server-owned model's pick was unusable."),
+  notes: z.array(z.string()).describe('Things the caller should know about how the result was made (e.g. a fallback).'),
+  usage: z
+    .object({
+      calls: z.number().int(),
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      models: z.array(z.string()),
+    })
+    .describe("The server's own model calls for this tool call and their tokens (the host's model is not counted)."),
 });
 
 export type SummarizeRepoOutput = z.output<typeof summarizeRepoOutput>;

@@ -7,6 +7,7 @@ import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
+import type { SummarizeBudgets } from './prompts.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
 
 export interface SummarizeRepoToolOptions {
@@ -16,6 +17,8 @@ export interface SummarizeRepoToolOptions {
   logger: Logger;
   maxRounds?: number;
   repository?: RepositoryOptions;
+  /** Pick prompt bytes, summary read budgets, final text tokens (defaults in prompts.ts). */
+  budgets?: Partial<SummarizeBudgets>;
 }
 
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
@@ -29,7 +32,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
-      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository));
+      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository), options.budgets);
       try {
         return await runFlow(flow, args, ctx, {
           codec: options.codec,
@@ -38,9 +41,19 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
           ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
         });
       } catch (error) {
-        if (error instanceof ModelInputError && (error.code === 'path_outside_root' || error.code === 'root_invalid')) {
+        if (error instanceof ModelInputError && error.code === 'path_outside_root') {
           return {
             content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
+            isError: true,
+          };
+        }
+        if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
+          // The message names a host path: it goes to the operator's log, not to the client.
+          options.logger.warn(`${TOOL_NAME}: ${error.message}`);
+          return {
+            content: [
+              { type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' },
+            ],
             isError: true,
           };
         }

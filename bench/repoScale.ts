@@ -1,0 +1,254 @@
+/**
+ * Repository scale, part of `npm run bench`: a generated 100,000-file monorepo (scripts/generateLargeRepo.ts,
+ * cached in the system temp directory — outside the project, where no linter, formatter or type checker walks it)
+ * and a 100-file one, measured in the same run:
+ *  - listing time: `git ls-files -co --exclude-standard -z` (the baseline) vs our git fast path vs our walker,
+ *    interleaved, medians;
+ *  - peak memory of one listing (and of a whole pick-prompt survey) in a fresh process;
+ *  - pick-prompt bytes at 100 and at 100,000 files;
+ *  - `npx repomix` collecting the same tree, when it can be run here.
+ * Knobs: BENCH_DATA_DIR (default $TMPDIR/mcp-model-input-bench), BENCH_SCALE_FILES (default 100000), BENCH_SCALE_ROUNDS (default 7), BENCH_REPOMIX=0 to skip repomix,
+ * BENCH_REPOMIX_TIMEOUT_MS (default 240000). Timings are never asserted.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+import { buildPickRequest } from '../src/flows/summarizeRepo/prompts.js';
+import { openRepository } from '../src/repo/index.js';
+import { ensureLargeRepo, generateLargeRepo } from '../scripts/generateLargeRepo.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DATA = process.env['BENCH_DATA_DIR'] ?? path.join(os.tmpdir(), 'mcp-model-input-bench');
+const FILES = Number(process.env['BENCH_SCALE_FILES'] ?? 100_000);
+const ROUNDS = Number(process.env['BENCH_SCALE_ROUNDS'] ?? 7);
+const REPOMIX = process.env['BENCH_REPOMIX'] !== '0';
+const REPOMIX_TIMEOUT_MS = Number(process.env['BENCH_REPOMIX_TIMEOUT_MS'] ?? 240_000);
+const REPOMIX_VERSION = '1.14.0';
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+const mb = (value: number): string => value.toFixed(0);
+
+/** The baseline: git's own listing, its output read whole, as our fast path reads it. */
+function gitLsFiles(root: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['ls-files', '-co', '--exclude-standard', '-z'],
+      { cwd: root, maxBuffer: 1 << 30, encoding: 'buffer' },
+      (error, stdout) => (error ? reject(error) : resolve(stdout.toString('utf8').split('\0').length - 1)),
+    );
+  });
+}
+
+async function timed<T>(task: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const value = await task();
+  return [performance.now() - start, value];
+}
+
+async function benchListing(root: string): Promise<void> {
+  const times = { git: [] as number[], fast: [] as number[], walker: [] as number[] };
+  const counts = { git: 0, fast: 0, walker: 0 };
+  for (let round = 0; round <= ROUNDS; round++) {
+    // Interleaved, so that machine noise hits all three alike; round 0 warms the caches and is not counted.
+    const [git, gitCount] = await timed(() => gitLsFiles(root));
+    const [fast, fastListing] = await timed(async () => (await openRepository(root)).list());
+    const [walker, walkerListing] = await timed(async () => (await openRepository(root, { listing: 'walker' })).list());
+    if (fastListing.source.kind !== 'git')
+      throw new Error(`the fast path fell back: ${JSON.stringify(fastListing.source)}`);
+    if (fastListing.paths.join('\0') !== walkerListing.paths.join('\0')) throw new Error('git path and walker differ');
+    if (round === 0) continue;
+    times.git.push(git);
+    times.fast.push(fast);
+    times.walker.push(walker);
+    counts.git = gitCount;
+    counts.fast = fastListing.paths.length;
+    counts.walker = walkerListing.paths.length;
+  }
+  const base = median(times.git);
+  console.log(
+    `\nListing ${FILES.toLocaleString('en-US')} generated files, median of ${ROUNDS} interleaved rounds (ms)`,
+  );
+  console.log('| listing | paths | ms | vs git ls-files | goal |');
+  console.log('|---|---:|---:|---:|---|');
+  console.log(`| git ls-files -co --exclude-standard -z (baseline) | ${counts.git} | ${base.toFixed(0)} | 1.00x | — |`);
+  const fast = median(times.fast);
+  const walker = median(times.walker);
+  console.log(`| ours, git fast path | ${counts.fast} | ${fast.toFixed(0)} | ${(fast / base).toFixed(2)}x | ≤ 1.5x |`);
+  console.log(`| ours, walker | ${counts.walker} | ${walker.toFixed(0)} | ${(walker / base).toFixed(2)}x | ≤ 3x |`);
+}
+
+interface ChildReport {
+  mode: string;
+  files: number;
+  ms: number;
+  maxRssMB: number;
+}
+
+function runChild(root: string, mode: string): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'listChild.ts'), root, mode], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim()) as ChildReport)
+        : reject(new Error(`listChild ${mode} exited ${code}`)),
+    );
+  });
+}
+
+/** git's own peak RSS for the listing, via GNU time when it is installed (else undefined). */
+function gitPeakMB(root: string): Promise<number | undefined> {
+  if (!existsSync('/usr/bin/time')) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    execFile(
+      '/usr/bin/time',
+      ['-f', '%M', 'git', 'ls-files', '-co', '--exclude-standard', '-z'],
+      { cwd: root, maxBuffer: 1 << 30, encoding: 'buffer' },
+      (error, _stdout, stderr) => {
+        const kb = Number(stderr.toString('utf8').trim().split('\n').at(-1));
+        resolve(error || !Number.isFinite(kb) ? undefined : kb / 1024);
+      },
+    );
+  });
+}
+
+async function benchMemory(root: string): Promise<void> {
+  const idle = await runChild(root, 'idle');
+  const rows = [await runChild(root, 'git'), await runChild(root, 'walker'), await runChild(root, 'survey')];
+  const gitPeak = await gitPeakMB(root);
+  console.log(
+    `\nPeak memory, one run in a fresh process (node ${process.version} with tsx), ${FILES.toLocaleString('en-US')} files`,
+  );
+  console.log('| run | paths | peak RSS (MB) | above an idle process (MB) | goal |');
+  console.log('|---|---:|---:|---:|---|');
+  console.log(`| idle (modules loaded, nothing listed) | 0 | ${mb(idle.maxRssMB)} | 0 | — |`);
+  const labels: Record<string, string> = {
+    git: 'listing, git fast path',
+    walker: 'listing, walker',
+    survey: 'survey + pick prompt (git fast path)',
+  };
+  for (const row of rows) {
+    const goal = row.mode === 'survey' ? '—' : '< 200 MB';
+    console.log(
+      `| ${labels[row.mode]} | ${row.files} | ${mb(row.maxRssMB)} | ${mb(row.maxRssMB - idle.maxRssMB)} | ${goal} |`,
+    );
+  }
+  if (gitPeak !== undefined)
+    console.log(`| (the git ls-files process itself, separately) | — | ${mb(gitPeak)} | — | — |`);
+}
+
+async function pickPromptRow(label: string, root: string): Promise<string> {
+  const times: number[] = [];
+  let row = '';
+  for (let round = 0; round < 3; round++) {
+    const [ms, survey] = await timed(async () => (await openRepository(root)).survey());
+    times.push(ms);
+    const { params, listed } = buildPickRequest({ repoName: 'bench', audience: 'developer', maxFiles: 3, survey });
+    const text = (params.messages[0]?.content as { text: string }).text;
+    const outlineLines = survey.outline.length;
+    row = `| ${label} | ${survey.total} | ${Buffer.byteLength(text)} | ${outlineLines} | ${listed} | ${survey.inspected} | ${survey.history ? 'yes' : 'no'} |`;
+  }
+  return `${row} ${median(times).toFixed(0)} |`;
+}
+
+async function benchPickPrompt(small: string, large: string): Promise<void> {
+  console.log('\nPick prompt against repository size (default budget 24,576 bytes; survey time median of 3)');
+  console.log(
+    '| tree | listed files | prompt bytes | outline lines | candidates shown | inspected | git history | survey ms |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---|---:|');
+  console.log(await pickPromptRow('100 generated files', small));
+  console.log(await pickPromptRow(`${FILES.toLocaleString('en-US')} generated files`, large));
+}
+
+/** `npx repomix` packing the same tree, run from a scratch directory (never added to package.json). */
+async function benchRepomix(root: string, ours: number): Promise<void> {
+  console.log(`\nrepomix ${REPOMIX_VERSION} collecting the same tree (one run each; npx from a scratch directory)`);
+  if (!REPOMIX) {
+    console.log('skipped (BENCH_REPOMIX=0)');
+    return;
+  }
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'bench-repomix-'));
+  try {
+    const run = (args: string[]): Promise<{ ms: number; ok: boolean; note: string }> =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        execFile(
+          'npx',
+          ['--yes', `repomix@${REPOMIX_VERSION}`, root, '--quiet', ...args],
+          { cwd: scratch, timeout: REPOMIX_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 26 },
+          (error, _stdout, stderr) => {
+            const ms = performance.now() - start;
+            if (error === null) resolve({ ms, ok: true, note: '' });
+            else if (error.killed)
+              resolve({ ms, ok: false, note: `did not finish within ${REPOMIX_TIMEOUT_MS / 1000} s` });
+            else
+              resolve({ ms, ok: false, note: `failed: ${String(stderr).trim().split('\n').at(-1) ?? error.message}` });
+          },
+        );
+      });
+    const warm = await run(['--version']);
+    if (!warm.ok) {
+      console.log(`not available here (${warm.note})`);
+      return;
+    }
+    const out = path.join(scratch, 'out.xml');
+    const meta = await run(['--no-files', '--no-security-check', '-o', out]);
+    const full = await run(['--no-security-check', '-o', out]);
+    const size = full.ok ? (await stat(out)).size : undefined;
+    console.log('| tool | what it does | ms | vs our git fast path listing |');
+    console.log('|---|---|---:|---:|');
+    console.log(`| ours, git fast path | list paths (no file opened) | ${ours.toFixed(0)} | 1.00x |`);
+    for (const [label, result] of [
+      ['repomix --no-files', meta],
+      ['repomix (pack)', full],
+    ] as const) {
+      const what =
+        label === 'repomix (pack)'
+          ? `collect and pack every file${size ? ` (${mb(size / 1e6)} MB output)` : ''}`
+          : 'collect, metadata only';
+      console.log(
+        result.ok
+          ? `| ${label} | ${what} | ${result.ms.toFixed(0)} | ${(result.ms / ours).toFixed(1)}x |`
+          : `| ${label} | ${what} | ${result.note} | — |`,
+      );
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export async function benchRepoScale(): Promise<void> {
+  await mkdir(DATA, { recursive: true });
+  const [ms, large] = await timed(() => ensureLargeRepo(DATA, FILES));
+  console.log(
+    `\nRepository scale: ${large.written.toLocaleString('en-US')} files, ${large.commits} commits in ${large.root}` +
+      (large.cached ? ' (cached)' : ` (generated in ${(ms / 1000).toFixed(0)} s)`),
+  );
+  const smallRoot = await mkdtemp(path.join(os.tmpdir(), 'bench-small-'));
+  try {
+    await generateLargeRepo(smallRoot, 100);
+    await benchListing(large.root);
+    await benchMemory(large.root);
+    await benchPickPrompt(smallRoot, large.root);
+    const fast: number[] = [];
+    for (let round = 0; round < 3; round++)
+      fast.push((await timed(async () => (await openRepository(large.root)).list()))[0]);
+    await benchRepomix(large.root, median(fast));
+  } finally {
+    await rm(smallRoot, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The MRTR round machinery every multi-round handler shares (summarize_repo's flow engine, the
+ * conformance fixture, any tool or prompt of a library user):
+ *
+ * - `openRound` verifies the echoed `requestState` (sealed, bound to principal, method, name and an
+ *   argument digest) or starts fresh, and hands back only the responses to the keys it asked for;
+ * - `askForInput` checks every embedded request against the capabilities THIS request declared
+ *   (-32021 otherwise), enforces the round cap carried in the state, seals the next state and
+ *   returns the `input_required` result.
+ *
+ * Rejected state is always -32602 with one fixed message; the reason goes to the log only.
+ */
+import {
+  inputRequired,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
+
+import type { Logger } from '../logger.js';
+import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
+
+export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
+export const DEFAULT_MAX_ROUNDS = 6;
+
+/** What is sealed into `requestState` between rounds. */
+export interface SealedRound<State> {
+  s: State;
+  /** The input keys the last `input_required` asked for. */
+  awaiting: string[];
+  /** How many `input_required` results this call has had. */
+  round: number;
+}
+
+/** The request as the round machinery sees it: who, which capabilities, what came back. */
+export interface RoundRequest {
+  principal: string;
+  clientCapabilities: ClientCapabilities;
+  requestState: unknown;
+  inputResponses: Record<string, unknown> | undefined;
+}
+
+export interface RoundOptions {
+  codec: StateCodec<SealedRound<unknown>>;
+  logger: Logger;
+  maxRounds?: number;
+}
+
+/** What the state is bound to besides the principal. */
+export interface RoundTarget {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** Tool or prompt name, or resource URI. */
+  name: string;
+  args: unknown;
+}
+
+export interface OpenedRound<State> {
+  state: State;
+  round: number;
+  /** Responses to the awaited keys that this retry carried (other keys are ignored). */
+  responses: Record<string, unknown>;
+  /** Awaited keys this retry did not answer. */
+  missing: string[];
+}
+
+export function bindingOf(request: RoundRequest, target: RoundTarget): StateBinding {
+  return {
+    principal: request.principal,
+    method: target.method,
+    tool: target.name,
+    argumentsDigest: digestArguments(target.args),
+  };
+}
+
+export function openRound<State>(
+  request: RoundRequest,
+  target: RoundTarget,
+  options: RoundOptions,
+  initial: () => State,
+): OpenedRound<State> {
+  if (request.requestState === undefined) return { state: initial(), round: 0, responses: {}, missing: [] };
+  let sealed: SealedRound<State>;
+  try {
+    sealed = (options.codec as StateCodec<SealedRound<State>>).open(request.requestState, bindingOf(request, target));
+  } catch (error) {
+    if (!(error instanceof StateRejectedError)) throw error;
+    options.logger.warn(`${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+  }
+  const responses: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const key of sealed.awaiting) {
+    const response = request.inputResponses?.[key];
+    if (response === undefined) missing.push(key);
+    else responses[key] = response;
+  }
+  return { state: sealed.s, round: sealed.round, responses, missing };
+}
+
+const REQUIRED_CAPABILITY: Readonly<Record<string, keyof ClientCapabilities>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
+/** The capability an embedded request needs (`sampling.tools` for sampling with tools). */
+export function missingCapability(
+  request: InputRequest,
+  capabilities: ClientCapabilities,
+): ClientCapabilities | undefined {
+  const needed = REQUIRED_CAPABILITY[request.method];
+  if (needed === undefined) return undefined;
+  if (capabilities[needed] === undefined) return { [needed]: {} };
+  const params = (request as { params?: { tools?: unknown; toolChoice?: unknown } }).params;
+  const sampling = capabilities.sampling as { tools?: unknown } | undefined;
+  if (needed === 'sampling' && (params?.tools !== undefined || params?.toolChoice !== undefined) && !sampling?.tools) {
+    return { sampling: { tools: {} } };
+  }
+  return undefined;
+}
+
+/** Throws -32021 unless the request declared every capability these embedded requests need. */
+export function assertCapabilities(requests: Record<string, InputRequest>, capabilities: ClientCapabilities): void {
+  for (const [key, request] of Object.entries(requests)) {
+    const missing = missingCapability(request, capabilities);
+    if (missing !== undefined) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: missing },
+        `input '${key}' (${request.method}) needs a capability this request did not declare`,
+      );
+    }
+  }
+}
+
+export type AskOutcome = { kind: 'asked'; result: InputRequiredResult } | { kind: 'too_large'; message: string };
+
+export function askForInput<State>(
+  request: RoundRequest,
+  target: RoundTarget,
+  options: RoundOptions,
+  state: State,
+  round: number,
+  requests: Record<string, InputRequest>,
+): AskOutcome {
+  assertCapabilities(requests, request.clientCapabilities);
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  if (round >= maxRounds) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${target.name}: round limit of ${maxRounds} reached without the needed input responses`,
+    );
+  }
+  const sealed: SealedRound<State> = { s: state, awaiting: Object.keys(requests), round: round + 1 };
+  try {
+    const requestState = (options.codec as StateCodec<SealedRound<State>>).seal(bindingOf(request, target), sealed);
+    return { kind: 'asked', result: inputRequired({ inputRequests: requests, requestState }) };
+  } catch (error) {
+    if (!(error instanceof StateRejectedError)) throw error;
+    options.logger.warn(`${target.name}: request state too large to seal (${error.reason})`);
+    return {
+      kind: 'too_large',
+      message: `The state of this ${target.name} call is too large to carry between rounds. Ask for fewer items or shorter inputs.`,
+    };
+  }
+}
+
+/**
+ * An ephemeral round: `input_required` without `requestState`, for a handler that needs nothing
+ * carried between rounds and takes its answers from the retry alone (the spec allows either).
+ * Capabilities are checked as for `askForInput`; there is no state, so no server-side round cap.
+ */
+export function askWithoutState(request: RoundRequest, requests: Record<string, InputRequest>): InputRequiredResult {
+  assertCapabilities(requests, request.clientCapabilities);
+  return inputRequired({ inputRequests: requests });
+}

@@ -1,0 +1,125 @@
+/**
+ * `anthropic:MODEL`: the native Messages API through the official `@anthropic-ai/sdk` client, as a
+ * `CompletionModel`.
+ */
+import type { Anthropic } from '@anthropic-ai/sdk';
+import { z } from 'zod';
+
+import type { Logger } from '../../logger.js';
+import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
+import { ModelProviderError } from '../providerError.js';
+import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
+import { callWithRetries, type RetryPolicy } from './retry.js';
+import { textResult, toTextConversation } from './turns.js';
+
+export interface AnthropicMessagesModelOptions {
+  /** The model id, e.g. `claude-haiku-4-5`. */
+  model: string;
+  apiKey: string;
+  /** Defaults to the SDK's (https://api.anthropic.com). */
+  baseURL?: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  logger: Logger;
+}
+
+const message = z.looseObject({
+  model: z.string().optional(),
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  stop_reason: z.string().nullish(),
+  usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }).nullish(),
+});
+
+const STOP_REASONS: Readonly<Record<string, string>> = {
+  end_turn: 'endTurn',
+  max_tokens: 'maxTokens',
+  model_context_window_exceeded: 'maxTokens',
+  stop_sequence: 'stopSequence',
+  tool_use: 'toolUse',
+};
+
+export function createAnthropicMessagesModel(options: AnthropicMessagesModelOptions): CompletionModel {
+  const name = `anthropic:${options.model}`;
+  // The SDK is loaded on the first call, so a server on the built-in model never pays for it.
+  let loaded: Promise<{ client: Anthropic; errors: SdkErrorClasses }> | undefined;
+  const load = () =>
+    (loaded ??= import('@anthropic-ai/sdk').then((sdk) => ({
+      client: new sdk.Anthropic({
+        apiKey: options.apiKey,
+        ...(options.baseURL !== undefined && { baseURL: options.baseURL }),
+        timeout: options.timeoutMs,
+        maxRetries: 0,
+        logLevel: 'off',
+        openTelemetry: false,
+      }),
+      errors: sdk,
+    })));
+  let errors: SdkErrorClasses | undefined;
+  const context: ProviderContext = {
+    model: name,
+    keyEnv: 'ANTHROPIC_API_KEY',
+    baseUrlEnv: 'ANTHROPIC_BASE_URL',
+    timeoutMs: options.timeoutMs,
+  };
+  const invalid = (what: string): ModelProviderError =>
+    new ModelProviderError('bad_response', `${name}: ${what}`, {
+      model: name,
+      hint: 'check ANTHROPIC_BASE_URL points at the Messages API, or try another model',
+    });
+
+  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
+    const { system, turns } = toTextConversation(request.params, name);
+    const { params } = request;
+    const sdk = await load();
+    errors = sdk.errors;
+    const raw: unknown = await sdk.client.messages.create(
+      {
+        model: options.model,
+        max_tokens: params.maxTokens,
+        messages: turns.map((turn) => ({ role: turn.role, content: turn.text })),
+        ...(system !== undefined && { system }),
+        ...(params.temperature !== undefined && { temperature: params.temperature }),
+        ...(params.stopSequences !== undefined &&
+          params.stopSequences.length > 0 && { stop_sequences: params.stopSequences }),
+      },
+      // The SDK's own timeout stops at the headers; the signal's deadline covers the body too.
+      { timeout: options.timeoutMs, maxRetries: 0, signal },
+    );
+    const parsed = message.safeParse(raw);
+    if (!parsed.success) throw invalid('the answer is not a Messages API response');
+    const answer = parsed.data;
+    if (answer.usage != null) {
+      request.onUsage?.({ inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens });
+    }
+    if (answer.stop_reason === 'refusal') {
+      throw new ModelProviderError('refused', `${name}: the model declined to answer`, {
+        model: name,
+        hint: 'try another model',
+      });
+    }
+    const text = answer.content
+      .filter((block) => block.type === 'text' && block.text !== undefined)
+      .map((block) => block.text)
+      .join('');
+    const stop = answer.stop_reason ?? undefined;
+    return textResult(
+      text,
+      answer.model || options.model,
+      stop === undefined ? undefined : (STOP_REASONS[stop] ?? stop),
+    );
+  }
+
+  return {
+    name,
+    complete: (request) =>
+      callWithRetries({
+        attempt: (_number, signal) => attempt(request, signal),
+        classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
+        timeoutMs: options.timeoutMs,
+        policy: options.retry,
+        logger: options.logger,
+        model: name,
+        ...(request.signal !== undefined && { signal: request.signal }),
+      }),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * `openai:MODEL`: any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama's `/v1`, vLLM,
+ * LM Studio, llama.cpp's server) through the official `openai` client, as a `CompletionModel`.
+ */
+import type { OpenAI } from 'openai';
+import { z } from 'zod';
+
+import type { Logger } from '../../logger.js';
+import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
+import { ModelProviderError } from '../providerError.js';
+import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
+import { callWithRetries, type RetryPolicy } from './retry.js';
+import { textResult, toTextConversation } from './turns.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAIChatModelOptions {
+  /** The model id sent to the endpoint, e.g. `gpt-5.4-mini` or `llama3.2`. */
+  model: string;
+  /** Omitted: no `Authorization` header at all (Ollama and most local servers need none). */
+  apiKey?: string;
+  /** Defaults to `https://api.openai.com/v1`. */
+  baseURL?: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  logger: Logger;
+  /**
+   * The token-limit field: `max_completion_tokens` (what api.openai.com wants; required by reasoning
+   * models) or `max_tokens` (what every OpenAI-compatible server reads). Default: the former for
+   * api.openai.com, the latter for any other base URL.
+   */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+}
+
+const chatCompletion = z.looseObject({
+  model: z.string().optional(),
+  choices: z.array(
+    z.looseObject({
+      finish_reason: z.string().nullish(),
+      message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
+    }),
+  ),
+  usage: z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+});
+
+const STOP_REASONS: Readonly<Record<string, string>> = {
+  stop: 'endTurn',
+  length: 'maxTokens',
+  tool_calls: 'toolUse',
+  function_call: 'toolUse',
+};
+
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): CompletionModel {
+  const name = `openai:${options.model}`;
+  const baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
+  // The SDK is loaded on the first call, so a server on the built-in model never pays for it.
+  let loaded: Promise<{ client: OpenAI; errors: SdkErrorClasses }> | undefined;
+  const load = () =>
+    (loaded ??= import('openai').then((sdk) => ({
+      client: new sdk.OpenAI({
+        // The client insists on a key; without one we send none at all rather than a made-up one.
+        apiKey: options.apiKey ?? 'none',
+        ...(options.apiKey === undefined && { defaultHeaders: { Authorization: null } }),
+        baseURL,
+        timeout: options.timeoutMs,
+        maxRetries: 0,
+        logLevel: 'off',
+      }),
+      errors: sdk,
+    })));
+  let errors: SdkErrorClasses | undefined;
+  const maxTokensField =
+    options.maxTokensField ?? (baseURL.startsWith(OPENAI_DEFAULT_BASE_URL) ? 'max_completion_tokens' : 'max_tokens');
+  const context: ProviderContext = {
+    model: name,
+    keyEnv: 'OPENAI_API_KEY',
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    timeoutMs: options.timeoutMs,
+  };
+  const invalid = (what: string): ModelProviderError =>
+    new ModelProviderError('bad_response', `${name}: ${what}`, {
+      model: name,
+      hint: 'check OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint, or try another model',
+    });
+
+  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
+    const { system, turns } = toTextConversation(request.params, name);
+    const { params } = request;
+    const sdk = await load();
+    errors = sdk.errors;
+    const raw: unknown = await sdk.client.chat.completions.create(
+      {
+        model: options.model,
+        messages: [
+          ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+          ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
+        ],
+        [maxTokensField]: params.maxTokens,
+        ...(params.temperature !== undefined && { temperature: params.temperature }),
+        ...(params.stopSequences !== undefined && params.stopSequences.length > 0 && { stop: params.stopSequences }),
+      },
+      // The SDK's own timeout stops at the headers; the signal's deadline covers the body too.
+      { timeout: options.timeoutMs, maxRetries: 0, signal },
+    );
+    const parsed = chatCompletion.safeParse(raw);
+    if (!parsed.success) throw invalid('the answer is not a Chat Completions response');
+    const response = parsed.data;
+    if (response.usage != null) {
+      request.onUsage?.({ inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens });
+    }
+    const choice = response.choices[0];
+    if (choice === undefined) throw invalid('the answer has no choices');
+    const content = choice.message.content ?? '';
+    if (
+      (choice.message.refusal != null && choice.message.refusal !== '') ||
+      (choice.finish_reason === 'content_filter' && content === '')
+    ) {
+      throw new ModelProviderError('refused', `${name}: the model declined to answer`, {
+        model: name,
+        hint: 'try another model',
+      });
+    }
+    const finish = choice.finish_reason ?? undefined;
+    return textResult(
+      content,
+      response.model || options.model,
+      finish === undefined ? undefined : (STOP_REASONS[finish] ?? finish),
+    );
+  }
+
+  return {
+    name,
+    complete: (request) =>
+      callWithRetries({
+        attempt: (_number, signal) => attempt(request, signal),
+        classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
+        timeoutMs: options.timeoutMs,
+        policy: options.retry,
+        logger: options.logger,
+        model: name,
+        ...(request.signal !== undefined && { signal: request.signal }),
+      }),
+  };
+}

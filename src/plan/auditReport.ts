@@ -1,0 +1,88 @@
+/** Reading an `audit --json` report back for `plan --from-audit`: validated, errors name the field. */
+import { readFile } from 'node:fs/promises';
+
+import { z } from 'zod';
+
+import { AUDIT_FORMAT, type AuditReport } from '../audit/types.js';
+import { ModelInputError } from '../errors.js';
+
+const observedRequest = z.object({
+  round: z.number().int().min(0),
+  inputKey: z.string().min(1),
+  method: z.string(),
+  maxTokens: z.number().int().optional(),
+  includeContext: z.string().optional(),
+  modelPreferences: z.record(z.string(), z.unknown()).optional(),
+  systemPrompt: z.boolean(),
+  messages: z.number().int(),
+  promptBytes: z.number().int(),
+  tools: z.boolean(),
+});
+
+const auditReport = z.object({
+  format: z.literal(AUDIT_FORMAT),
+  protocolVersion: z.string(),
+  target: z.union([
+    z.object({ transport: z.literal('stdio'), command: z.string() }),
+    z.object({ transport: z.literal('http'), url: z.string() }),
+  ]),
+  summary: z.object({ pass: z.number(), fail: z.number(), notApplicable: z.number() }),
+  rules: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      spec: z.string(),
+      status: z.enum(['pass', 'fail', 'not_applicable']),
+      detail: z.string(),
+    }),
+  ),
+  observed: z.object({
+    server: z.object({ name: z.string(), version: z.string() }).optional(),
+    tools: z.array(z.string()),
+    tool: z
+      .object({
+        name: z.string().min(1),
+        arguments: z.record(z.string(), z.unknown()),
+        description: z.string().optional(),
+        inputSchema: z.unknown().optional(),
+      })
+      .optional(),
+    declaredCapabilities: z.record(z.string(), z.unknown()).optional(),
+    rounds: z.array(observedRequest),
+    requestState: z.object({ bytes: z.number().int(), readable: z.boolean() }).optional(),
+    completed: z.boolean(),
+  }),
+  diagnostics: z.string().optional(),
+});
+
+function fieldOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
+    '',
+  );
+}
+
+export function parseAuditReport(text: string, source: string): AuditReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ModelInputError('audit_report_invalid', `${source} is not JSON (${(error as Error).message})`);
+  }
+  const parsed = auditReport.safeParse(value);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${fieldOf(issue.path) || '(report)'}: ${issue.message}`);
+    throw new ModelInputError('audit_report_invalid', `${source} is not an audit --json report:\n${lines.join('\n')}`);
+  }
+  return parsed.data as AuditReport;
+}
+
+export async function loadAuditReport(path: string): Promise<AuditReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ModelInputError('audit_report_invalid', `cannot read audit report ${path}`, { cause: error });
+  }
+  return parseAuditReport(text, path);
+}

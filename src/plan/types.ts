@@ -1,0 +1,56 @@
+/** The plan `mcp-model-input plan` prints: one page, eight sections, findings and one verdict. */
+
+export const PLAN_FORMAT = 'mcp-model-input/plan@1';
+
+export type Verdict = 'direct inference' | 'temporary MRTR compatibility' | 'no model required';
+export type Wire = 'mrtr' | 'inline' | 'none';
+
+export interface Finding {
+  /** Stable identifier, e.g. `include_context_all_servers`. */
+  id: string;
+  /** The workflow field the finding is about. */
+  field: string;
+  message: string;
+}
+
+export interface EnvelopeError {
+  case: string;
+  code: number;
+  data: string;
+  http: number;
+}
+
+export interface RoundRow {
+  round: number;
+  inputKey: string;
+  /** `sampling/createMessage` (MRTR), or the server's own provider call (inline). */
+  method: string;
+  /** A JSON Schema for the answer, or a free-text description. */
+  responseSchema: Record<string, unknown> | boolean | string;
+  validation: string;
+  budget: { maxTokens: number; maxResponseBytes: number; maxPromptBytes?: number };
+  /** Only in rounds filled from an audit report: what the live server sent. */
+  observed?: { includeContext?: string; modelPreferences?: Record<string, unknown>; systemPrompt: boolean };
+}
+
+export interface Plan {
+  format: typeof PLAN_FORMAT;
+  tool: string;
+  decision: { architecture: string; why: string[] };
+  discovery: { discover: Record<string, unknown>; toolsList: Record<string, unknown> };
+  envelope: { errors: EnvelopeError[]; notifications: string };
+  rounds: { wire: Wire; source: 'workflow' | 'audit'; rows: RoundRow[]; final: string; notes: string[] };
+  retry: { applies: boolean; rules: string[] };
+  state: {
+    applies: boolean;
+    protection: 'AEAD' | 'HMAC' | null;
+    binding: string[];
+    ttlSeconds: number | null;
+    carries: string[];
+    notes: string[];
+  };
+  safety: Array<{ rule: string; policy: string }>;
+  removal: { applies: boolean; condition: string; date: string | null };
+  findings: { hardRejects: Finding[]; refusals: Finding[] };
+  verdict: Verdict;
+}

@@ -1,0 +1,143 @@
+/**
+ * The engine with a server-owned model, on a one-step flow written against the engine's contract:
+ * repair and fallback only when the step declares them, usage only in the field the flow names,
+ * and cancellation is not turned into a tool result.
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+import { runFlow, type SealedFlow } from '../../src/flows/engine.js';
+import { answerText, type FlowDefinition, type ModelStep } from '../../src/flows/flow.js';
+import { FlowAnswerError } from '../../src/flows/flowAnswerError.js';
+import { silentLogger } from '../../src/logger.js';
+import type { CompletionModel, ModelCompletionRequest } from '../../src/models/modelSource.js';
+import type { ModelPlan } from '../../src/models/sources.js';
+import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
+
+type State = { phase: 'ask' };
+
+function scripted(...answers: string[]): CompletionModel & { seen: ModelCompletionRequest[] } {
+  const seen: ModelCompletionRequest[] = [];
+  return {
+    name: 'scripted',
+    seen,
+    complete: async (request) => {
+      seen.push(request);
+      request.onUsage?.({ inputTokens: 10, outputTokens: 1 });
+      return { role: 'assistant', content: { type: 'text', text: answers.shift() ?? 'bad' }, model: 'scripted-1' };
+    },
+  };
+}
+
+function flowOf(options: { recover?: boolean; usageField?: string } = {}): FlowDefinition<object, State> {
+  const step: ModelStep<object, State> = {
+    key: 'answer',
+    prepare: async () => ({
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'say ok' } }], maxTokens: 5 },
+    }),
+    accept: async (_args, _state, answer) => {
+      const text = answerText(answer);
+      if (text !== 'ok') throw new FlowAnswerError('answer', `expected ok, got '${text}'`);
+      return { done: { content: [{ type: 'text', text }], structuredContent: { text }, isError: false } };
+    },
+    ...(options.recover === true && {
+      recover: {
+        repairInstruction: (_args, error) => `fix it: ${error.message}`,
+        fallback: async (_args, _state, params, reason) => ({
+          done: {
+            content: [{ type: 'text', text: `fallback for ${params.messages.length} message(s): ${reason}` }],
+            structuredContent: { text: 'fallback' },
+            isError: false,
+          },
+        }),
+      },
+    }),
+  };
+  return {
+    tool: 'echo',
+    keys: ['answer'],
+    initial: () => ({ phase: 'ask' }),
+    step: () => step,
+    ...(options.usageField !== undefined && { usageField: options.usageField }),
+  };
+}
+
+function run(flow: FlowDefinition<object, State>, model: CompletionModel, signal = new AbortController().signal) {
+  const plan: ModelPlan = { spec: 'test', sourceFor: () => ({ kind: 'server', model }), mayUseHost: () => false };
+  return runFlow(
+    flow,
+    {},
+    {
+      principal: 'p',
+      clientCapabilities: {},
+      requestState: undefined,
+      inputResponses: undefined,
+      signal,
+      progress: async () => {},
+    },
+    {
+      codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
+      models: plan,
+      logger: silentLogger,
+    },
+  ) as Promise<CallToolResult>;
+}
+
+describe('engine: server-owned steps', () => {
+  it('without a recovery, an unusable answer is a tool error after one call', async () => {
+    const model = scripted('nope');
+    const result = await run(flowOf(), model);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toContain(
+      "unusable answer for answer: expected ok, got 'nope'",
+    );
+    expect(model.seen).toHaveLength(1);
+  });
+
+  it('with a recovery, one repair request carries the bad answer and the instruction', async () => {
+    const model = scripted('nope', 'ok');
+    const result = await run(flowOf({ recover: true, usageField: 'usage' }), model);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({
+      text: 'ok',
+      usage: { calls: 2, inputTokens: 20, outputTokens: 2, models: ['scripted-1'] },
+    });
+    const repair = model.seen[1]?.params.messages;
+    expect(repair?.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(repair?.[2]?.content).toEqual({ type: 'text', text: "fix it: expected ok, got 'nope'" });
+  });
+
+  it('after a failed repair the fallback completes the step, from the original request', async () => {
+    const model = scripted('nope', 'still no');
+    const result = await run(flowOf({ recover: true }), model);
+    expect((result.content[0] as { text: string }).text).toBe(
+      "fallback for 1 message(s): expected ok, got 'still no', also after one repair request",
+    );
+    expect(model.seen).toHaveLength(2);
+    // No usage field named: the result is left as the flow made it.
+    expect(result.structuredContent).toEqual({ text: 'fallback' });
+  });
+
+  it('a cancelled call rejects; it is not turned into a tool result', async () => {
+    const controller = new AbortController();
+    let called!: () => void;
+    const calling = new Promise<void>((resolve) => (called = resolve));
+    const model: CompletionModel = {
+      name: 'slow',
+      complete: (request) =>
+        new Promise((_resolve, reject) => {
+          request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
+          called();
+        }),
+    };
+    const pending = run(flowOf({ recover: true }), model, controller.signal);
+    await calling;
+    controller.abort(new Error('client went away'));
+    await expect(pending).rejects.toThrow('client went away');
+    // Already cancelled: no model call at all.
+    const idle = scripted('ok');
+    await expect(run(flowOf(), idle, controller.signal)).rejects.toThrow('client went away');
+    expect(idle.seen).toHaveLength(0);
+  });
+});

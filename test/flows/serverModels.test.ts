@@ -1,0 +1,322 @@
+/**
+ * summarize_repo on server-owned providers, end to end over the HTTP front: the same flow in one
+ * `tools/call`, against local servers speaking Chat Completions and the Messages API. Covers the
+ * preference list both ways, per-step choice, the pick repair and fallback, usage accounting, the
+ * per-call log lines, budgets, and provider failures as `isError` results.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { parseModelSpec, type ModelSpecOptions } from '../../src/models/sources.js';
+import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { ANONYMOUS } from '../../src/server/principals.js';
+import { createEphemeralKeyRing } from '../../src/state/index.js';
+import { createHttpFront } from '../../src/transports/http.js';
+import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
+import { capturingLogger } from '../helpers/servers.js';
+import {
+  anthropicMessage,
+  chatCompletion,
+  errorBody,
+  instantRetry,
+  startFakeProvider,
+  type FakeProvider,
+} from '../models/fakeProviders.js';
+
+let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
+let openai: FakeProvider;
+let anthropic: FakeProvider;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+  openai = await startFakeProvider('openai');
+  anthropic = await startFakeProvider('anthropic');
+});
+afterAll(async () => {
+  await repo.cleanup();
+  await openai.close();
+  await anthropic.close();
+});
+afterEach(() => {
+  openai.requests.length = 0;
+  anthropic.requests.length = 0;
+});
+
+function serve(spec: string, options: ModelSpecOptions = {}) {
+  const logger = capturingLogger();
+  const retry = instantRetry(options.retry?.maxRetries ?? 2);
+  const models = parseModelSpec(spec, {
+    env: {
+      OPENAI_BASE_URL: openai.baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-test-secret',
+      ANTHROPIC_BASE_URL: anthropic.baseUrl,
+    },
+    logger,
+    ...options,
+    retry: retry.policy,
+  });
+  const factory = createModelInputServerFactory({
+    root: repo.root,
+    models,
+    keyRing: createEphemeralKeyRing(),
+    logger,
+    defaultPrincipal: ANONYMOUS,
+  });
+  const channel: RawChannel = httpChannel(
+    createHttpFront({ factory, logger, allowedHosts: ['localhost'], allowedOrigins: ['http://localhost'] }),
+  );
+  return { channel, logger, delays: retry.delays };
+}
+
+let nextId = 1;
+async function call(
+  channel: RawChannel,
+  capabilities: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  const reply = await channel.send({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'tools/call',
+    params: { name: 'summarize_repo', arguments: { maxFiles: 2 }, _meta: meta(capabilities), ...extra },
+  });
+  if (reply.message?.['error'] !== undefined) return { error: reply.message['error'] };
+  return reply.message?.['result'];
+}
+
+const texts = (result: any): string[] => result.content.map((block: { text: string }) => block.text);
+
+describe('summarize_repo on server-owned providers', () => {
+  it('openai:CHEAP+STRONG: one call, pick on the cheap model, summary on the strong one, usage counted', async () => {
+    const { channel, logger } = serve('openai:small-model+large-model');
+    const result = await call(channel);
+    expect(result.resultType).toBe('complete');
+    expect(result.requestState).toBeUndefined();
+    expect(result.isError).toBe(false);
+    expect(openai.requests.map((request) => request.body.model)).toEqual(['small-model', 'large-model']);
+    expect(result.structuredContent).toMatchObject({
+      pickedBy: 'model',
+      notes: [],
+      model: 'large-model',
+      usage: { calls: 2, inputTokens: 240, outputTokens: 60, models: ['small-model', 'large-model'] },
+    });
+    expect(result.structuredContent.picked).toContain('README.md');
+    const lines = logger.lines.filter((line) => line.includes('model call'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^info model call pick_files: model=small-model tokens=120\+30 latency=\d+ms outcome=ok$/);
+    expect(lines[1]).toMatch(/^info model call summary: model=large-model tokens=120\+30 latency=\d+ms outcome=ok$/);
+    expect(logger.lines.join('\n')).not.toMatch(/Candidate files|Sample Widget|sk-ant/);
+    await channel.close();
+  });
+
+  it('an unusable pick gets one repair request with the answer and what was wrong', async () => {
+    const { channel } = serve('openai:m');
+    openai.enqueue({ body: chatCompletion({ text: 'Sure! I would read the README first.' }) });
+    const result = await call(channel);
+    expect(result.structuredContent.pickedBy).toBe('model');
+    expect(result.structuredContent.usage.calls).toBe(3);
+    const repair = openai.requests[1]?.body.messages as Array<{ role: string; content: string }>;
+    expect(repair.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(repair[2]?.content).toBe('Sure! I would read the README first.');
+    expect(repair[3]?.content).toContain('the answer is not JSON');
+    expect(repair[3]?.content).toContain('at most 2 file paths');
+    await channel.close();
+  });
+
+  it('a pick still unusable after the repair falls back to the built-in ranking, and says so', async () => {
+    const { channel, logger } = serve('openai:m');
+    openai.enqueue(
+      { body: chatCompletion({ text: '["nope/not-a-file.md"]' }) },
+      { body: chatCompletion({ text: 'I cannot decide.' }) },
+    );
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent.pickedBy).toBe('builtin_ranking');
+    expect(result.structuredContent.picked).toContain('README.md');
+    expect(result.structuredContent.usage.calls).toBe(3);
+    expect(result.structuredContent.notes).toHaveLength(1);
+    expect(result.structuredContent.notes[0]).toContain('also after one repair request');
+    expect(result.structuredContent.notes[0]).toContain('the built-in ranking picked the files instead');
+    expect(texts(result)[1]).toBe(`Note: ${result.structuredContent.notes[0]}`);
+    expect(logger.lines.some((line) => line.startsWith('warn summarize_repo: pick_files: falling back'))).toBe(true);
+    await channel.close();
+  });
+
+  it('a refused pick, or one with no choices, falls back at once', async () => {
+    const { channel } = serve('openai:m');
+    openai.enqueue({ body: chatCompletion({ text: '' }, { refusal: 'no' }) });
+    const refused = await call(channel);
+    expect(refused.structuredContent.pickedBy).toBe('builtin_ranking');
+    expect(refused.structuredContent.notes[0]).toContain('declined');
+    expect(refused.structuredContent.usage.calls).toBe(2);
+    openai.enqueue({ body: { ...chatCompletion({ text: '' }), choices: [] } });
+    const empty = await call(channel);
+    expect(empty.structuredContent.pickedBy).toBe('builtin_ranking');
+    expect(empty.structuredContent.notes[0]).toContain('no choices');
+    await channel.close();
+  });
+
+  it('429 with Retry-After on the summary is waited out; usage counts the call once', async () => {
+    const { channel, delays } = serve('openai:m');
+    openai.enqueue(
+      { body: chatCompletion({ text: '["README.md"]', inputTokens: 50, outputTokens: 5 }) },
+      { status: 429, headers: { 'retry-after': '1' }, body: errorBody('openai', 429, 'slow') },
+    );
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(delays).toEqual([1000]);
+    expect(result.structuredContent.usage).toMatchObject({ calls: 2, inputTokens: 170, outputTokens: 35 });
+    await channel.close();
+  });
+
+  it.each([
+    [{ status: 401, body: errorBody('openai', 401, 'Incorrect API key provided: sk-***') }, 'auth', 'OPENAI_API_KEY'],
+    [{ body: '{"choices": [' }, 'malformed JSON', 'OPENAI_BASE_URL'],
+    [
+      { status: 400, body: errorBody('openai', 400, 'context length') },
+      'rejected the request (HTTP 400)',
+      'another model',
+    ],
+  ])('a provider failure on the summary is an isError result with what to do (%#)', async (reply, what, hint) => {
+    const { channel } = serve('openai:m');
+    openai.enqueue({ body: chatCompletion({ text: '["README.md"]' }) }, reply);
+    const result = await call(channel);
+    expect(result.resultType).toBe('complete');
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const [text] = texts(result);
+    expect(text).toContain("The server's model could not answer: openai:m:");
+    expect(text).toContain(what === 'auth' ? 'refused the credentials (HTTP 401)' : what);
+    expect(text).toContain(`What to do:`);
+    expect(text).toContain(hint);
+    expect(text).not.toMatch(/\n\s+at |sk-\*\*\*|Incorrect API key|context length/);
+    await channel.close();
+  });
+
+  it('an empty summary is an unusable answer, a tool error (the summary step has no fallback)', async () => {
+    const { channel } = serve('anthropic:claude-test');
+    anthropic.enqueue({ body: anthropicMessage({ text: '["README.md"]' }) }, { body: anthropicMessage({ text: '' }) });
+    const result = await call(channel);
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain('unusable answer for summary: the summary is empty');
+    await channel.close();
+  });
+
+  it('a timeout ends as an isError result naming --model-timeout, never a hang', async () => {
+    const { channel } = serve('anthropic:claude-test', { timeoutMs: 100, retry: { maxRetries: 0 } });
+    anthropic.enqueue({ body: anthropicMessage({ text: '["README.md"]' }) }, { hang: true });
+    const result = await call(channel);
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain('no answer within 100 ms');
+    expect(texts(result)[0]).toContain('--model-timeout');
+    await channel.close();
+  });
+
+  it('the call budget bounds a tool call', async () => {
+    const { channel } = serve('openai:m', { budget: { maxCalls: 1 } });
+    const result = await call(channel);
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain('budget of 1 model calls per tool call');
+    expect(texts(result)[0]).toContain('--max-model-calls');
+    expect(openai.requests).toHaveLength(1);
+    await channel.close();
+  });
+
+  it('the token budget bounds a tool call before the provider is asked', async () => {
+    const { channel } = serve('openai:m', { budget: { maxTokens: 1000 } });
+    const result = await call(channel);
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain('--max-model-tokens');
+    await channel.close();
+  });
+});
+
+describe('choosing the source per request and per step', () => {
+  it('host,openai:m: the host when the request declares sampling, the provider otherwise', async () => {
+    const { channel } = serve('host,openai:m');
+    const withSampling = await call(channel, { sampling: {} });
+    expect(withSampling.resultType).toBe('input_required');
+    expect(Object.keys(withSampling.inputRequests)).toEqual(['pick_files']);
+    expect(openai.requests).toHaveLength(0);
+    const without = await call(channel, {});
+    expect(without.resultType).toBe('complete');
+    expect(without.structuredContent.usage.calls).toBe(2);
+    expect(openai.requests).toHaveLength(2);
+    await channel.close();
+  });
+
+  it('pick=openai:m,summary=host: the pick runs inline, the host gets only the summary; usage carries over', async () => {
+    const { channel } = serve('pick=openai:m,summary=host');
+    const first = await call(channel, { sampling: {} });
+    expect(first.resultType).toBe('input_required');
+    expect(Object.keys(first.inputRequests)).toEqual(['summary']);
+    expect(openai.requests).toHaveLength(1);
+    const done = await call(
+      channel,
+      { sampling: {} },
+      {
+        requestState: first.requestState,
+        inputResponses: {
+          summary: { role: 'assistant', content: { type: 'text', text: 'A widget.' }, model: 'host-model' },
+        },
+      },
+    );
+    expect(done.resultType).toBe('complete');
+    expect(done.structuredContent.model).toBe('host-model');
+    expect(done.structuredContent.usage).toEqual({ calls: 1, inputTokens: 120, outputTokens: 30, models: ['m'] });
+    // Without sampling, the host's step cannot be served: -32021 before any provider call.
+    const refused = await call(channel, {});
+    expect(refused.error.code).toBe(-32021);
+    expect(openai.requests).toHaveLength(1);
+    await channel.close();
+  });
+
+  it('pick=builtin,summary=anthropic:…: the built-in model picks, the provider summarizes', async () => {
+    const { channel } = serve('pick=builtin,summary=anthropic:claude-test');
+    const result = await call(channel);
+    expect(result.resultType).toBe('complete');
+    expect(anthropic.requests).toHaveLength(1);
+    expect(anthropic.requests[0]?.body.system).toContain('summarize');
+    expect(result.structuredContent.usage).toEqual({
+      calls: 2,
+      inputTokens: 120,
+      outputTokens: 30,
+      models: ['mcp-model-input/builtin-heuristic', 'claude-test'],
+    });
+    await channel.close();
+  });
+
+  it('the host-only plan reports zero server usage after its rounds', async () => {
+    const { channel } = serve('host');
+    const first = await call(channel, { sampling: {} });
+    const answer = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'h' });
+    const second = await call(
+      channel,
+      { sampling: {} },
+      { requestState: first.requestState, inputResponses: { pick_files: answer('["README.md"]') } },
+    );
+    const done = await call(
+      channel,
+      { sampling: {} },
+      { requestState: second.requestState, inputResponses: { summary: answer('Done.') } },
+    );
+    expect(done.structuredContent.usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, models: [] });
+    expect(done.structuredContent.pickedBy).toBe('model');
+    await channel.close();
+  });
+
+  it("an unusable pick from the host's model stays the client's error (-32602), never repaired", async () => {
+    const { channel } = serve('host,openai:m');
+    const first = await call(channel, { sampling: {} });
+    const bad = await call(
+      channel,
+      { sampling: {} },
+      {
+        requestState: first.requestState,
+        inputResponses: { pick_files: { role: 'assistant', content: { type: 'text', text: 'prose' }, model: 'h' } },
+      },
+    );
+    expect(bad.error.code).toBe(-32602);
+    expect(openai.requests).toHaveLength(0);
+    await channel.close();
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { describeTools, listToolsResult } from '../../src/server/createServer.js';
+import { defineTool } from '../../src/server/tool.js';
+
+const tool = (name: string) =>
+  defineTool({
+    name,
+    title: name,
+    description: `the ${name} tool`,
+    inputSchema: z.object({ x: z.string().optional() }),
+    outputSchema: z.object({ y: z.string() }),
+    run: async () => ({ content: [] }),
+  });
+
+describe('tools/list results', () => {
+  it('are sorted by name whatever the registration order', () => {
+    expect(describeTools([tool('b'), tool('a'), tool('c')]).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('share nothing: mutating one result changes neither the next nor the descriptors', () => {
+    const descriptors = describeTools([tool('a')]);
+    const pristine = JSON.stringify(descriptors);
+    const first = listToolsResult(descriptors);
+    first.tools[0]!.name = 'mutated';
+    (first.tools[0]!.inputSchema.properties as Record<string, unknown>)['x'] = { type: 'number' };
+    first.tools.push(tool('z') as never);
+    const second = listToolsResult(descriptors);
+    expect(JSON.stringify(second.tools)).toBe(pristine);
+    expect(JSON.stringify(descriptors)).toBe(pristine);
+  });
+});
