@@ -9,6 +9,7 @@ export const MODEL_FLAG_OPTIONS = {
   'model-retries': { type: 'string' },
   'max-model-calls': { type: 'string' },
   'max-model-tokens': { type: 'string' },
+  'model-deadline': { type: 'string' },
 } as const;
 
 export interface ModelFlagValues {
@@ -17,6 +18,7 @@ export interface ModelFlagValues {
   'model-retries'?: string | undefined;
   'max-model-calls'?: string | undefined;
   'max-model-tokens'?: string | undefined;
+  'model-deadline'?: string | undefined;
 }
 
 /** Validates the flags and builds the plan; every configuration error is thrown here, at start-up. */
@@ -30,6 +32,7 @@ export function modelPlanFromFlags(
   const maxRetries = parseInteger('--model-retries', values['model-retries'], 0, 10);
   const maxCalls = parseInteger('--max-model-calls', values['max-model-calls'], 1, 100);
   const maxTokens = parseInteger('--max-model-tokens', values['max-model-tokens'], 1000, 100_000_000);
+  const deadlineSeconds = parseInteger('--model-deadline', values['model-deadline'], 1, 3600);
   return parseModelSpec(values.model ?? defaultSpec, {
     env,
     logger,
@@ -38,6 +41,7 @@ export function modelPlanFromFlags(
     budget: {
       ...(maxCalls !== undefined && { maxCalls }),
       ...(maxTokens !== undefined && { maxTokens }),
+      ...(deadlineSeconds !== undefined && { deadlineMs: deadlineSeconds * 1000 }),
     },
   });
 }

@@ -1,4 +1,5 @@
 /** `mcp-model-input plan`: a workflow file (or an audit report) in, a one-page architecture out. */
+import type { AuditReport } from '../audit/types.js';
 import { ModelInputError } from '../errors.js';
 import { loadAuditReport } from '../plan/auditReport.js';
 import { buildPlan } from '../plan/buildPlan.js';
@@ -6,9 +7,18 @@ import { observedRounds, requireToolFlow, workflowFromAudit } from '../plan/from
 import { loadWorkflowFile } from '../plan/loadWorkflow.js';
 import { prettyJson } from '../plan/prettyJson.js';
 import { renderPlanJson, renderPlanMarkdown } from '../plan/renderPlan.js';
+import type { Plan } from '../plan/types.js';
+import type { Workflow } from '../plan/workflow.js';
 import { WORKFLOW_SCHEMA } from '../plan/workflowSchema.js';
 import { parseCommandArgs } from './args.js';
 import { PLAN_USAGE } from './usage.js';
+
+/** The plan for a workflow, an audit report, or both (the report then supplies the round table). */
+function planFor(workflow: Workflow | undefined, report: AuditReport | undefined): Plan {
+  if (report === undefined) return buildPlan(workflow as Workflow);
+  requireToolFlow(report, workflow);
+  return buildPlan(workflow ?? workflowFromAudit(report), { rounds: observedRounds(report) });
+}
 
 export async function runPlan(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('plan', argv, {
@@ -37,13 +47,7 @@ export async function runPlan(argv: readonly string[]): Promise<number> {
     // Everything is validated and rendered before anything is printed: bad input never yields half a plan.
     const workflow = file === undefined ? undefined : await loadWorkflowFile(file);
     const report = reportPath === undefined ? undefined : await loadAuditReport(reportPath);
-    let plan;
-    if (report === undefined) {
-      plan = buildPlan(workflow as NonNullable<typeof workflow>);
-    } else {
-      requireToolFlow(report, workflow);
-      plan = buildPlan(workflow ?? workflowFromAudit(report), { rounds: observedRounds(report) });
-    }
+    const plan = planFor(workflow, report);
     process.stdout.write(values.json === true ? renderPlanJson(plan) : renderPlanMarkdown(plan));
     return 0;
   } catch (error) {

@@ -8,8 +8,9 @@
  * counted against the round cap carried in the sealed state.
  *
  * A server-owned model answers inside the call (serverModelStep.ts: usage meter, one repair
- * request, the step's fallback); its failures become `isError` results with what to do. The
- * tool call's usage goes into the result's `structuredContent` when the flow names a field.
+ * request, the step's fallback); its failures — the request's model deadline included — become
+ * `isError` results with what to do. The tool call's usage goes into the result's
+ * `structuredContent` when the flow names a field.
  */
 import {
   inputRequired,
@@ -20,56 +21,38 @@ import {
   type CreateMessageResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
 import type { ToolContext } from '../server/tool.js';
-import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
+import type { StateCodec } from '../state/index.js';
 import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';
+import { askForInput, openRound, type RoundTarget, type SealedRound } from './inputRounds.js';
+import { readSamplingResult } from './inputResponses.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
 
-export const DEFAULT_MAX_ROUNDS = 6;
-export const MAX_ANSWER_BYTES = 256 * 1024;
-const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
+export { DEFAULT_MAX_ROUNDS } from './inputRounds.js';
 
-/** What the engine seals into `requestState` between rounds. */
-export interface SealedFlow<State> {
-  s: State;
-  awaiting: string | null;
-  round: number;
+/** What the engine carries between rounds, inside the round machinery's sealed state. */
+export interface FlowRoundState<State> {
+  /** The flow's own state. */
+  f: State;
   /** Server-owned model usage of earlier rounds (only when some step already used one). */
   u?: UsageTotals;
 }
+
+/** The sealed `requestState` payload of a flow. */
+export type SealedFlow<State> = SealedRound<FlowRoundState<State>>;
 
 export interface EngineOptions {
   codec: StateCodec<SealedFlow<unknown>>;
   models: ModelPlan;
   logger: Logger;
   maxRounds?: number;
-}
-
-const contentBlock = z.looseObject({ type: z.string() });
-const samplingResult = z.looseObject({
-  role: z.literal('assistant'),
-  content: z.union([contentBlock, z.array(contentBlock).min(1)]),
-  model: z.string(),
-  stopReason: z.string().optional(),
-});
-
-function invalidParams(message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
-}
-
-function readAnswer(key: string, raw: unknown): CreateMessageResult {
-  const parsed = samplingResult.safeParse(raw);
-  if (!parsed.success) throw invalidParams(`inputResponses.${key} is not a valid sampling/createMessage result`);
-  if (Buffer.byteLength(JSON.stringify(raw), 'utf8') > MAX_ANSWER_BYTES) {
-    throw invalidParams(`inputResponses.${key} exceeds ${MAX_ANSWER_BYTES} bytes`);
-  }
-  return parsed.data as unknown as CreateMessageResult;
+  /** The usage meter's clock (latency, the model deadline); injected in tests. */
+  now?: () => number;
 }
 
 function toolError(text: string): CallToolResult {
@@ -88,7 +71,6 @@ export async function runFlow<Args, State extends FlowState>(
   ctx: ToolContext,
   options: EngineOptions,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   // Decided before any repository work or state minting.
   for (const key of flow.keys) {
     if (options.models.sourceFor(key, ctx.clientCapabilities) === undefined) {
@@ -99,72 +81,45 @@ export async function runFlow<Args, State extends FlowState>(
     }
   }
 
-  const binding: StateBinding = {
-    principal: ctx.principal,
-    method: 'tools/call',
-    tool: flow.tool,
-    argumentsDigest: digestArguments(args),
+  const target: RoundTarget = { method: 'tools/call', name: flow.tool, args };
+  const rounds = {
+    codec: options.codec,
+    logger: options.logger,
+    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
   };
-  const codec = options.codec as StateCodec<SealedFlow<State>>;
-  let sealed: SealedFlow<State>;
-  if (ctx.requestState === undefined) {
-    sealed = { s: flow.initial(args), awaiting: null, round: 0 };
-  } else {
-    try {
-      sealed = codec.open(ctx.requestState, binding);
-    } catch (error) {
-      if (error instanceof StateRejectedError) {
-        options.logger.warn(`${flow.tool}: request state rejected (${error.reason}) for principal ${ctx.principal}`);
-        throw invalidParams(REJECTED_STATE_MESSAGE);
-      }
-      throw error;
-    }
-  }
-
+  const opened = openRound<FlowRoundState<State>>(ctx, target, rounds, () => ({ f: flow.initial(args) }));
   const meter = createUsageMeter({
     budget: options.models.budget ?? DEFAULT_MODEL_BUDGET,
     logger: options.logger,
-    ...(sealed.u !== undefined && { start: sealed.u }),
+    ...(opened.state.u !== undefined && { start: opened.state.u }),
+    ...(options.now !== undefined && { now: options.now }),
   });
-  let state = sealed.s;
-  let pending = sealed.awaiting;
+  let state = opened.state.f;
+  let responses = opened.responses;
   for (;;) {
     const step = flow.step(state);
     const source = options.models.sourceFor(step.key, ctx.clientCapabilities);
     if (source === undefined) throw new Error(`no model source for ${step.key}`); // checked above
     let answer: CreateMessageResult | undefined;
-    const raw = pending === step.key ? ctx.inputResponses?.[step.key] : undefined;
-    if (raw !== undefined) answer = readAnswer(step.key, raw);
-    pending = null;
+    const raw = responses[step.key];
+    if (raw !== undefined) answer = readSamplingResult(step.key, raw);
+    responses = {};
 
     if (answer === undefined) {
       const prepared = await step.prepare(args, state, ctx.signal);
       if ('done' in prepared) return prepared.done;
       state = prepared.state ?? state;
       if (source.kind === 'host') {
-        if (sealed.round >= maxRounds) {
-          throw invalidParams(`${flow.tool}: round limit of ${maxRounds} reached without the needed input responses`);
-        }
-        let requestState: string;
-        try {
-          const usage = meter.totals();
-          requestState = codec.seal(binding, {
-            s: state,
-            awaiting: step.key,
-            round: sealed.round + 1,
-            ...(usage.calls > 0 && { u: usage }),
-          });
-        } catch (error) {
-          if (!(error instanceof StateRejectedError)) throw error;
-          options.logger.warn(`${flow.tool}: request state too large to seal (${error.reason})`);
-          return toolError(
-            `The state of this ${flow.tool} call is too large to carry between rounds. Ask for fewer items or shorter inputs.`,
-          );
-        }
-        return inputRequired({
-          inputRequests: { [step.key]: inputRequired.createMessage(prepared.params) },
-          requestState,
-        });
+        const usage = meter.totals();
+        const asked = askForInput<FlowRoundState<State>>(
+          ctx,
+          target,
+          rounds,
+          { f: state, ...(usage.calls > 0 && { u: usage }) },
+          opened.round,
+          { [step.key]: inputRequired.createMessage(prepared.params) },
+        );
+        return asked.kind === 'asked' ? asked.result : toolError(asked.message);
       }
       let outcome: StepOutcome<State>;
       try {
@@ -196,7 +151,7 @@ export async function runFlow<Args, State extends FlowState>(
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      throw invalidParams(`inputResponses.${error.key}: ${error.message}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses.${error.key}: ${error.message}`);
     }
   }
 }

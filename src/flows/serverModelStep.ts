@@ -17,6 +17,8 @@ import { FlowAnswerError } from './flowAnswerError.js';
 
 /** How much of an unusable answer is shown back to the model in the repair request. */
 const MAX_REPAIR_ECHO = 4000;
+/** Stands in for an empty answer: providers reject empty (or blank) text turns (the Messages API does). */
+export const EMPTY_ANSWER_TURN = '(empty answer)';
 
 export interface ServerStepInput<Args, State extends FlowState> {
   tool: string;
@@ -36,14 +38,13 @@ function repairRequest(
   instruction: string,
 ): CreateMessageRequestParams {
   const said = answerText(answer);
+  const echo =
+    said.trim() === '' ? EMPTY_ANSWER_TURN : said.length > MAX_REPAIR_ECHO ? `${said.slice(0, MAX_REPAIR_ECHO)}…` : said;
   return {
     ...params,
     messages: [
       ...params.messages,
-      {
-        role: 'assistant',
-        content: { type: 'text', text: said.length > MAX_REPAIR_ECHO ? `${said.slice(0, MAX_REPAIR_ECHO)}…` : said },
-      },
+      { role: 'assistant', content: { type: 'text', text: echo } },
       { role: 'user', content: { type: 'text', text: instruction } },
     ],
   };

@@ -6,7 +6,7 @@
  * built-in one unless given). Every byte goes through the same envelope gate, state codec and
  * MRTR rounds as a remote client's would.
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import type { Logger } from '../logger.js';
 import { createBuiltinModel } from '../models/builtin.js';
@@ -17,10 +17,10 @@ import { createModelInputServerFactory } from '../server/modelInputServer.js';
 import { localPrincipal } from '../server/principals.js';
 import { createEphemeralKeyRing } from '../state/index.js';
 import { createHttpFront } from '../transports/http.js';
-import { VERSION } from '../version.js';
+import { createHostClient, httpClientTransport } from './client.js';
 import { createTracingFetch, type TraceSink } from './trace.js';
 
-export const PINNED_VERSION = '2026-07-28';
+export { PINNED_VERSION } from './client.js';
 const IN_PROCESS_URL = 'http://localhost/mcp';
 
 export interface LocalSummarizeOptions {
@@ -55,16 +55,11 @@ export async function runLocalSummarize(options: LocalSummarizeOptions): Promise
   });
   const inProcessFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
     front.fetch(new Request(url, init));
-  const transport = new StreamableHTTPClientTransport(new URL(IN_PROCESS_URL), {
-    fetch: options.trace === undefined ? inProcessFetch : createTracingFetch(inProcessFetch, options.trace),
-  });
-  const client = new Client(
-    { name: 'mcp-model-input-summarize', version: VERSION },
-    { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: PINNED_VERSION } } },
+  const transport = httpClientTransport(
+    IN_PROCESS_URL,
+    options.trace === undefined ? inProcessFetch : createTracingFetch(inProcessFetch, options.trace),
   );
-  client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-    model.complete({ key: String(ctx.mcpReq.id), params: request.params, signal: ctx.mcpReq.signal }),
-  );
+  const client = createHostClient({ name: 'mcp-model-input-summarize', model });
   try {
     await client.connect(transport);
     const result = await client.callTool({ name: 'summarize_repo', arguments: options.args });

@@ -4,6 +4,16 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcont
 export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Some count is an estimate (about four characters per token): the provider reported none, or nonsense. */
+  estimated?: boolean;
+}
+
+/** The wall-clock budget of all server-owned model calls of one tool call (`--model-deadline`). */
+export interface ModelDeadline {
+  /** The whole budget, for messages. */
+  readonly totalMs: number;
+  /** What is left of it now (zero or less when spent). */
+  leftMs(): number;
 }
 
 /**
@@ -20,6 +30,11 @@ export interface ModelCompletionRequest {
    * rejected (a refusal, a malformed body), since it was billed. Models without token counts never call it.
    */
   onUsage?: (usage: ModelUsage) => void;
+  /**
+   * Set by the usage meter: models that wait (retries, `Retry-After`) give up instead of waiting past it.
+   * The meter also aborts `signal` when it passes.
+   */
+  deadline?: ModelDeadline;
 }
 
 /** A server-owned model source: answers a completion request with a sampling result. */

@@ -16,7 +16,8 @@ export type ModelProviderFailure =
   | 'timeout'
   | 'refused'
   | 'bad_response'
-  | 'budget_exceeded';
+  | 'budget_exceeded'
+  | 'deadline_exceeded';
 
 export interface ModelProviderErrorOptions {
   /** The model as configured, e.g. `openai:gpt-5.4-mini`. */
@@ -41,6 +42,27 @@ export class ModelProviderError extends ModelInputError<'model_failed'> {
     this.hint = options.hint;
     this.status = options.status;
   }
+}
+
+/**
+ * The tool call's model calls ran out of time (`--model-deadline`): now, or — with `last`, the
+ * failure a retry would have followed — before the wait for that retry could end.
+ */
+export function deadlineExceeded(model: string, totalMs: number, last?: ModelProviderError): ModelProviderError {
+  const budget = `the ${Math.ceil(totalMs / 1000)} s this tool call may spend on model calls`;
+  const hint = 'raise --model-deadline on the server if the provider is just slow';
+  if (last === undefined) {
+    return new ModelProviderError('deadline_exceeded', `${model}: ${budget} ran out`, {
+      model,
+      hint: `try again later, or ${hint}`,
+    });
+  }
+  return new ModelProviderError('deadline_exceeded', `${last.message}; waiting to retry would pass ${budget}`, {
+    model: last.model,
+    hint: `${last.hint}; or ${hint}`,
+    ...(last.status !== undefined && { status: last.status }),
+    cause: last,
+  });
 }
 
 export function isModelProviderError(value: unknown): value is ModelProviderError {

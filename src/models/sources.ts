@@ -29,8 +29,6 @@ export interface ModelPlan {
   readonly budget?: ModelBudget;
   /** The source for one input key under one request's capabilities; undefined if none can serve it. */
   sourceFor(key: string, capabilities: ClientCapabilities): ModelSource | undefined;
-  /** True when some configuration of capabilities would route this key to the host. */
-  mayUseHost(key: string): boolean;
 }
 
 export interface ModelSpecOptions {
@@ -110,7 +108,6 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
         const source = perStep.get(key);
         return source === undefined ? undefined : firstServing([source], capabilities);
       },
-      mayUseHost: (key) => perStep.get(key)?.kind === 'host',
     };
   }
 
@@ -125,6 +122,5 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
     spec,
     budget,
     sourceFor: (_key, capabilities) => firstServing(list, capabilities),
-    mayUseHost: () => list.some((source) => source.kind === 'host'),
   };
 }

@@ -35,12 +35,15 @@ export function requireToolFlow(
 export function observedRounds(report: AuditReport): (workflow: Workflow, wire: Wire) => Plan['rounds'] {
   return (workflow, wire) => {
     const declared = new Map(workflow.steps.filter(isModelStep).map((step) => [step.inputKey, step]));
-    const rejectsMalformed = statusOf(report, 'mrtr.malformed_response') === 'pass';
+    const malformed = statusOf(report, 'mrtr.malformed_response');
+    const checked =
+      malformed === 'pass'
+        ? 'observed: a malformed answer gets -32602'
+        : malformed === 'fail'
+          ? 'observed: a malformed answer is NOT rejected'
+          : 'observed: malformed answers not checked';
     const rows = report.observed.rounds.map((seen): RoundRow => {
       const step = declared.get(seen.inputKey);
-      const checked = rejectsMalformed
-        ? 'observed: a malformed answer gets -32602'
-        : 'observed: malformed answers not rejected';
       return {
         round: seen.round,
         inputKey: seen.inputKey,

@@ -22,12 +22,12 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** One test for all extensions, case-insensitive: no string is cut or lower-cased per listed path. */
+const BINARY_EXTENSION_PATTERN = new RegExp(`\\.(?:${[...BINARY_EXTENSIONS].join('|')})$`, 'i');
+
 /** Whether the last segment has a known binary extension (`.png`, `.ZIP`…; not a dot-file like `.a`). */
 export function hasBinaryExtension(relative: string): boolean {
-  const dot = relative.lastIndexOf('.');
-  const slash = relative.lastIndexOf('/');
-  if (dot <= slash + 1) return false;
-  return BINARY_EXTENSIONS.has(relative.slice(dot + 1).toLowerCase());
+  return BINARY_EXTENSION_PATTERN.test(relative) && relative.lastIndexOf('.') > relative.lastIndexOf('/') + 1;
 }
 
 /** Whether a buffer starts with a UTF-16 byte-order mark (such files are text even though they hold NULs). */

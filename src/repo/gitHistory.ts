@@ -46,7 +46,7 @@ export async function recentlyChanged(options: HistoryOptions, base: string): Pr
       for (const file of commit) if (recent.size < MAX_RECENT_PATHS) recent.add(file);
     commit = [];
   };
-  for (const raw of splitNul(result.stdout)) {
+  for (const raw of splitNul(result.stdout.toString('utf8'))) {
     // Each commit starts with the mark; its first path follows a newline.
     const entry = raw.startsWith('\n') ? raw.slice(1) : raw;
     if (entry.startsWith(COMMIT_MARK)) flush();

@@ -81,9 +81,8 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   });
 }
 
-/** Splits `-z` output into its NUL-terminated entries (the empty tail dropped). */
-export function splitNul(stdout: Buffer): string[] {
-  const text = stdout.toString('utf8');
+/** Splits `-z` output (decoded as UTF-8) into its NUL-terminated entries (the empty tail dropped). */
+export function splitNul(text: string): string[] {
   if (text === '') return [];
   const entries = text.split('\0');
   if (entries[entries.length - 1] === '') entries.pop();

@@ -85,13 +85,42 @@ export function patternsOf(text: string | undefined, dir: string): PatternParams
 }
 
 /**
+ * A necessary condition for a pattern to match: its last segment, as a regular expression over a name, or
+ * `'any'` when that cannot be told simply (`**`, character classes, escapes). Negations match nothing here.
+ */
+function nameCondition(pattern: string): string | 'any' | undefined {
+  if (pattern.startsWith('!')) return undefined;
+  // git drops unescaped trailing spaces; a pattern ending in an escaped space is left to the matcher.
+  if (/\\ +$/.test(pattern)) return 'any';
+  let body = pattern.replace(/ +$/, '');
+  if (body.endsWith('/')) body = body.slice(0, -1);
+  const segment = body.slice(body.lastIndexOf('/') + 1);
+  if (segment === '' || segment.includes('**') || /[\\[\]]/.test(segment)) return 'any';
+  return segment.replace(/[.+^${}()|]/g, (char) => `\\${char}`).replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+}
+
+/**
  * One chain of ignore files, rebased onto the root so that a single matcher (the `ignore` package) applies the
  * last matching rule, as git does. Matching is case-sensitive. An empty layer matches nothing and costs nothing.
+ *
+ * Every listed path goes through here, so a cheap pre-test comes first: a name that no (non-negated) pattern's
+ * last segment can match is not ignored, and the matcher is not asked. Callers only ask about entries whose
+ * parent directories are known not to be ignored (the walk does not enter ignored directories), which is what
+ * makes the pre-test exact.
  */
 export class RuleLayer {
-  static readonly EMPTY = new RuleLayer(undefined);
+  static readonly EMPTY = new RuleLayer(undefined, []);
 
-  private constructor(private readonly matcher: Ignore | undefined) {}
+  private readonly names: RegExp | 'any' | undefined;
+
+  private constructor(
+    private readonly matcher: Ignore | undefined,
+    private readonly conditions: readonly string[],
+  ) {
+    if (conditions.includes('any')) this.names = 'any';
+    // Sticky, tested from just after the last slash: no string is cut per path.
+    else if (conditions.length > 0) this.names = new RegExp(`(?:${conditions.join('|')})$`, 'y');
+  }
 
   get isEmpty(): boolean {
     return this.matcher === undefined;
@@ -102,12 +131,25 @@ export class RuleLayer {
     if (patterns.length === 0) return this;
     const next = ignore({ ignorecase: false, allowRelativePaths: true });
     if (this.matcher !== undefined) next.add(this.matcher);
-    return new RuleLayer(next.add([...patterns]));
+    const conditions = new Set(this.conditions);
+    for (const { pattern } of patterns) {
+      const condition = nameCondition(pattern);
+      if (condition !== undefined) conditions.add(condition);
+    }
+    return new RuleLayer(next.add([...patterns]), [...conditions]);
   }
 
-  /** Whether a path (POSIX, relative to the root) is ignored; directories match directory-only patterns. */
+  /**
+   * Whether a path (POSIX, relative to the root, below directories that are not ignored) is ignored; directories
+   * match directory-only patterns.
+   */
   ignores(relative: string, isDirectory: boolean): boolean {
-    return this.matcher !== undefined && this.matcher.ignores(isDirectory ? `${relative}/` : relative);
+    if (this.matcher === undefined || this.names === undefined) return false;
+    if (this.names !== 'any') {
+      this.names.lastIndex = relative.lastIndexOf('/') + 1;
+      if (!this.names.test(relative)) return false;
+    }
+    return this.matcher.ignores(isDirectory ? `${relative}/` : relative);
   }
 }
 
@@ -138,34 +180,26 @@ export class IgnoreRules {
       .withExtra(extraRoot);
   }
 
-  /** Only the `extra` layer of the root (the `git ls-files` path lets git apply the `git` layer). */
-  static extraForRoot(root: string, has?: HasEntry): IgnoreRules {
-    const rootIgnore =
-      has === undefined || has(DOT_IGNORE_FILE) ? readIgnoreFile(absoluteOf(root, DOT_IGNORE_FILE)) : '';
-    const summarize = readIgnoreFile(absoluteOf(root, SUMMARIZE_IGNORE_FILE));
-    return new IgnoreRules(
-      RuleLayer.EMPTY,
-      RuleLayer.EMPTY.with([...patternsOf(rootIgnore, ''), ...patternsOf(summarize, '')]),
-    );
-  }
-
   private withExtra(patterns: readonly PatternParams[]): IgnoreRules {
     return patterns.length === 0 ? this : new IgnoreRules(this.git, this.extra.with(patterns));
   }
 
   /**
    * The rules in force inside `dir` (POSIX, relative to the root): these plus `dir`'s own ignore files. `has`,
-   * when given, says which names the directory holds, so that absent files are not even opened.
+   * when given, says which names the directory holds, so that absent files are not even opened. A `.ignore` that
+   * git's rules ignore does not count (git does not list it, so the fast path never sees it). With `gitLayer`
+   * false (the fast path, where git applies that layer) only `.ignore` is read, and `has` must only admit the
+   * ones git listed.
    */
   forDirectory(root: string, dir: string, has?: HasEntry, gitLayer = true): IgnoreRules {
+    const nameIn = (name: string): string => (dir === '' ? name : `${dir}/${name}`);
     const read = (name: string): string | undefined =>
-      has === undefined || has(name)
-        ? readIgnoreFile(absoluteOf(root, dir === '' ? name : `${dir}/${name}`))
-        : undefined;
-    const gitPatterns = gitLayer ? patternsOf(read(GITIGNORE_FILE), dir) : [];
-    const extraPatterns = patternsOf(read(DOT_IGNORE_FILE), dir);
-    if (gitPatterns.length === 0 && extraPatterns.length === 0) return this;
-    return new IgnoreRules(this.git.with(gitPatterns), this.extra.with(extraPatterns));
+      has === undefined || has(name) ? readIgnoreFile(absoluteOf(root, nameIn(name))) : undefined;
+    const git = gitLayer ? this.git.with(patternsOf(read(GITIGNORE_FILE), dir)) : this.git;
+    const counts = !gitLayer || !git.ignores(nameIn(DOT_IGNORE_FILE), false);
+    const extraPatterns = counts ? patternsOf(read(DOT_IGNORE_FILE), dir) : [];
+    if (git === this.git && extraPatterns.length === 0) return this;
+    return new IgnoreRules(git, this.extra.with(extraPatterns));
   }
 
   /** Which layer ignores a path (POSIX, relative to the root), if any. */

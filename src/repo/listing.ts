@@ -3,10 +3,11 @@
  * otherwise (or when git fails); both give the same paths for the same tree. Cheap filters only — nothing is
  * opened but directories and ignore files.
  */
+import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
 import { SkipCollector } from './skips.js';
-import type { ListingSource, RepoListing, RepoProgress, WalkerReason } from './types.js';
+import type { ListingSource, RepoListing, RepoProgress, SkippedClass, WalkerReason } from './types.js';
 import { walk } from './walker.js';
 
 export interface ListOptions {
@@ -19,28 +20,55 @@ export interface ListOptions {
   onProgress?: (event: RepoProgress) => void;
 }
 
-/** Lists below `base`, a directory the walk would enter, whose rules (its own ignore files included) are `rules`. */
-export async function listDirectory(options: ListOptions, base: string, rules: IgnoreRules): Promise<RepoListing> {
+export interface DirectoryListing {
+  listing: RepoListing;
+  /**
+   * With `deferIgnored` on the git path: the entries git's own rules ignore, still to be asked for (a second walk
+   * of the tree by git), as skip classes to merge; `undefined` when git could not say.
+   */
+  ignored?: () => Promise<SkippedClass[] | undefined>;
+}
+
+/**
+ * Lists below `base`, a directory the walk would enter, whose rules (its own ignore files included) are `rules`.
+ * `deferIgnored` leaves git's ignored entries for later (see {@link DirectoryListing.ignored}); otherwise they are
+ * asked for alongside the listing and the result is complete.
+ */
+export async function listDirectory(
+  options: ListOptions,
+  base: string,
+  rules: IgnoreRules,
+  deferIgnored = false,
+): Promise<DirectoryListing> {
   const report = (files: number): void => options.onProgress?.({ phase: 'listing', files });
   let reason: WalkerReason = 'disabled';
   if (options.useGit) {
     const sink = { paths: [] as string[], skips: new SkipCollector(), onProgress: report };
-    const failure = await listWithGit(
-      {
-        root: options.root,
-        command: options.gitCommand,
-        timeoutMs: options.gitTimeoutMs,
-        maxOutputBytes: options.maxGitOutputBytes,
-      },
-      base,
-      sink,
-    );
-    if (failure === undefined) return finish(options, base, sink.paths, sink.skips, { kind: 'git' });
-    reason = failure;
+    const context = {
+      root: options.root,
+      command: options.gitCommand,
+      timeoutMs: options.gitTimeoutMs,
+      maxOutputBytes: options.maxGitOutputBytes,
+    };
+    const result = await listWithGit(context, base, rules, sink, !deferIgnored);
+    if (typeof result === 'function') {
+      const query: IgnoredQuery = result;
+      if (!deferIgnored) await query(sink.skips);
+      const listing = finish(options, base, sink.paths, sink.skips, { kind: 'git' });
+      if (!deferIgnored) return { listing };
+      return {
+        listing,
+        ignored: async () => {
+          const skips = new SkipCollector();
+          return (await query(skips)) ? skips.toArray() : undefined;
+        },
+      };
+    }
+    reason = result;
   }
   const sink = { paths: [] as string[], skips: new SkipCollector(), onProgress: report };
   await walk(options.root, base, rules, sink);
-  return finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason });
+  return { listing: finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason }) };
 }
 
 function finish(

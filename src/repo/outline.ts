@@ -11,7 +11,10 @@ export interface OutlineOptions {
   maxTop?: number;
   /** How many of the largest top directories also show sub-directories. Default 4. */
   expandTop?: number;
-  /** Sub-directories shown for each expanded top directory. Default 3. */
+  /**
+   * Sub-directories shown for each expanded top directory. Default: 12 shared by the expanded ones, at least 3
+   * each — a monorepo whose files all sit in `packages/` shows 12 of its packages.
+   */
   maxSub?: number;
 }
 
@@ -53,7 +56,7 @@ export function buildOutline(
 ): { entries: OutlineEntry[]; rest: { dirs: number; files: number } } {
   const maxTop = options.maxTop ?? 12;
   const expandTop = options.expandTop ?? 4;
-  const maxSub = options.maxSub ?? 3;
+  const maxSubOption = options.maxSub;
   const prefix = base === '' ? '' : `${base}/`;
   const top = new Map<string, Group>();
   const loose = newGroup(false);
@@ -80,6 +83,8 @@ export function buildOutline(
 
   const ranked = bySize([...top.entries()]);
   const shown = ranked.slice(0, maxTop);
+  const expandable = shown.slice(0, expandTop).filter(([, group]) => (group.subs?.size ?? 0) >= 2).length;
+  const maxSub = maxSubOption ?? Math.max(3, Math.floor(12 / Math.max(1, expandable)));
   const entries: OutlineEntry[] = [];
   shown.forEach(([name, group], index) => {
     entries.push(entryOf(`${prefix}${name}/`, group, 1));

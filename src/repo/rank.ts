@@ -159,6 +159,8 @@ const NAMED_LANGUAGES: Readonly<Record<string, string>> = {
 };
 
 const RECENT_MS = 30 * 24 * 60 * 60 * 1000;
+/** Points for a path changed by one of the latest commits. */
+export const RECENT_COMMIT_POINTS = 10;
 
 /** What the score needs to know about the directories of a path (the same for every file in a directory). */
 interface DirFacts {
@@ -293,7 +295,7 @@ function score(
   if (LOCK_FILES.has(parts.base)) apply(-80, 'lock file');
   if (file.size !== undefined && file.size < 20) apply(-30, 'very small (<20 bytes)');
   if (file.size !== undefined && file.size > 200 * 1024) apply(-40, 'very large (>200 KB)');
-  if (context?.recent?.has(file.path) === true) apply(10, 'changed in recent commits');
+  if (context?.recent?.has(file.path) === true) apply(RECENT_COMMIT_POINTS, 'changed in recent commits');
   const now = context?.now;
   if (now !== undefined && file.mtimeMs !== undefined && now - file.mtimeMs <= RECENT_MS) {
     apply(5, 'modified within 30 days');
@@ -311,13 +313,23 @@ export function scoreFile<T extends RankInput>(file: T, context?: RankContext): 
  * for a whole listing: each directory is split once.
  */
 export function rankPaths(paths: readonly string[], context?: RankContext): { path: string; score: number }[] {
+  return sortRanked(scorePaths(paths, context));
+}
+
+/** {@link rankPaths} in two steps: the scores (in input order)… */
+export function scorePaths(paths: readonly string[], context?: RankContext): { path: string; score: number }[] {
   const dirCache = new Map<string, DirFacts>();
-  const ranked = new Array<{ path: string; score: number }>(paths.length);
+  const scored = new Array<{ path: string; score: number }>(paths.length);
   for (let index = 0; index < paths.length; index++) {
     const path = paths[index] as string;
-    ranked[index] = { path, score: score({ path }, context, undefined, dirCache) };
+    scored[index] = { path, score: score({ path }, context, undefined, dirCache) };
   }
-  return ranked.sort(byScoreThenPath);
+  return scored;
+}
+
+/** …then best first (sorts in place). */
+export function sortRanked<T extends { path: string; score: number }>(scored: T[]): T[] {
+  return scored.sort(byScoreThenPath);
 }
 
 /** Scores every file; best first, ties broken by path (code-unit order, locale independent). */

@@ -18,7 +18,7 @@ import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
 import { recentlyChanged } from './gitHistory.js';
 import { createLimiter } from './limit.js';
-import type { ListOptions } from './listing.js';
+import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath } from './paths.js';
 import { readFiles } from './reader.js';
@@ -78,14 +78,20 @@ class FsRepository implements Repository {
   }
 
   async list(subPath?: string): Promise<RepoListing> {
-    const base = await resolveSubPath(this.ctx.root, subPath);
-    const listing = this.listBase(base, subPath);
-    this.listings.set(base, listing);
-    listing.catch(() => this.listings.delete(base));
-    return listing;
+    return (await this.listWith(subPath, false)).listing;
   }
 
-  private async listBase(base: string, subPath: string | undefined): Promise<RepoListing> {
+  /** Lists and remembers the listing for `resolveCandidate`. */
+  private async listWith(subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
+    const base = await resolveSubPath(this.ctx.root, subPath);
+    const listed = this.listBase(base, subPath, deferIgnored);
+    const listing = listed.then((result) => result.listing);
+    this.listings.set(base, listing);
+    listing.catch(() => this.listings.delete(base));
+    return listed;
+  }
+
+  private async listBase(base: string, subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
     const scope = scopeOf(this.ctx.root, base);
     if (scope === undefined) {
       throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is no longer a directory`);
@@ -94,14 +100,10 @@ class FsRepository implements Repository {
       throw new ModelInputError('path_outside_root', `Path ${JSON.stringify(subPath)} is a file`);
     }
     if (scope.kind === 'skip') {
-      return {
-        base,
-        paths: [],
-        skipped: [{ reason: scope.reason, count: 1, examples: [scope.example] }],
-        source: { kind: 'walker', reason: 'disabled' },
-      };
+      const skipped = [{ reason: scope.reason, count: 1, examples: [scope.example] }];
+      return { listing: { base, paths: [], skipped, source: { kind: 'walker', reason: 'disabled' } } };
     }
-    return listDirectory(this.listOptions, base, scope.rules);
+    return listDirectory(this.listOptions, base, scope.rules, deferIgnored);
   }
 
   async inspect(paths: readonly string[]): Promise<InspectResult> {
@@ -116,19 +118,29 @@ class FsRepository implements Repository {
   }
 
   async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
-    const [listing, recent] = await Promise.all([this.list(subPath), this.recent(subPath)]);
-    return surveyListing({
+    const candidateBytes = numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes');
+    const { listing, ignored } = await this.listWith(subPath, true);
+    // Once the listing is in, git reads the recent history and walks the tree again for its ignored entries,
+    // while the paths are scored and the candidates inspected.
+    const recent = listing.source.kind === 'git' ? this.recent(listing.base) : Promise.resolve(undefined);
+    const ignoredClasses = ignored?.();
+    const survey = await surveyListing({
       listing,
       recent,
-      candidateBytes: numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes'),
+      candidateBytes,
       inspect: this.ctx,
       ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
     });
+    const more = await ignoredClasses;
+    if (more === undefined || more.length === 0) return survey;
+    const skips = new SkipCollector();
+    skips.merge(survey.skipped);
+    skips.merge(more);
+    return { ...survey, skipped: skips.toArray() };
   }
 
-  private async recent(subPath: string | undefined): Promise<Set<string> | undefined> {
+  private async recent(base: string): Promise<Set<string> | undefined> {
     if (!this.listOptions.useGit || this.historyCommits === 0) return undefined;
-    const base = await resolveSubPath(this.ctx.root, subPath);
     return recentlyChanged(
       {
         root: this.ctx.root,

@@ -7,7 +7,7 @@
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
 import { buildOutline } from './outline.js';
-import { rankFiles, rankPaths } from './rank.js';
+import { RECENT_COMMIT_POINTS, rankFiles, scorePaths, sortRanked } from './rank.js';
 import { SkipCollector } from './skips.js';
 import type { RepoFile, RepoListing, RepoProgress, RepoSurvey } from './types.js';
 
@@ -25,17 +25,23 @@ export function candidateLineBytes(file: RepoFile): number {
 
 export interface SurveyInput {
   listing: RepoListing;
-  recent: ReadonlySet<string> | undefined;
+  /** Paths changed by recent commits; awaited only once every path is scored, so git log runs meanwhile. */
+  recent: Promise<ReadonlySet<string> | undefined>;
   candidateBytes: number;
   inspect: InspectContext;
   onProgress?: (event: RepoProgress) => void;
 }
 
 export async function surveyListing(input: SurveyInput): Promise<RepoSurvey> {
-  const { listing, recent } = input;
-  const context = recent === undefined ? {} : { recent };
+  const { listing } = input;
   const outline = buildOutline(listing.paths, listing.base);
-  const byPath = rankPaths(listing.paths, context);
+  const scored = scorePaths(listing.paths);
+  const recent = await input.recent;
+  const context = recent === undefined ? {} : { recent };
+  if (recent !== undefined) {
+    for (const entry of scored) if (recent.has(entry.path)) entry.score += RECENT_COMMIT_POINTS;
+  }
+  const byPath = sortRanked(scored);
 
   const skips = new SkipCollector();
   skips.merge(listing.skipped);

@@ -73,6 +73,29 @@ describe('audit over HTTP against the stub', () => {
     }
   });
 
+  it('sends the 2026-07-28 headers and any --header on every probe request', async () => {
+    const stub = stubFetch([]);
+    const seen: Headers[] = [];
+    await runAudit({
+      target: { transport: 'http', url: 'http://stub.test/mcp' },
+      fetch: (input, init) => {
+        seen.push(new Request(input, init).headers);
+        return stub(input, init);
+      },
+      headers: { authorization: 'Bearer test-token-123456' },
+      tool: TOOL,
+      interop: false,
+    });
+    expect(seen.length).toBeGreaterThan(20);
+    for (const headers of seen) {
+      expect(headers.get('authorization')).toBe('Bearer test-token-123456');
+      expect(headers.get('accept')).toBe('application/json, text/event-stream');
+      expect(headers.get('mcp-method')).not.toBeNull();
+    }
+    expect(seen.some((headers) => headers.get('mcp-name') === 'echo_upper')).toBe(true);
+    expect(seen.some((headers) => headers.get('mcp-protocol-version') === '2099-01-01')).toBe(true);
+  });
+
   it('explains what it saw in the failure details', async () => {
     const detail = async (fault: Fault, id: string) =>
       (await auditStub([fault])).rules.find((rule) => rule.id === id)?.detail;

@@ -64,7 +64,7 @@ function flowOf(options: { recover?: boolean; usageField?: string } = {}): FlowD
 }
 
 function run(flow: FlowDefinition<object, State>, model: CompletionModel, signal = new AbortController().signal) {
-  const plan: ModelPlan = { spec: 'test', sourceFor: () => ({ kind: 'server', model }), mayUseHost: () => false };
+  const plan: ModelPlan = { spec: 'test', sourceFor: () => ({ kind: 'server', model }) };
   return runFlow(
     flow,
     {},

@@ -35,7 +35,6 @@ describe('--model grammar', () => {
   it('builtin is a server-owned source that serves without sampling', () => {
     const plan = parseModelSpec('builtin', { env: {} });
     expect(nameOf(plan.sourceFor('pick_files', NONE))).toBe(BUILTIN_MODEL_NAME);
-    expect(plan.mayUseHost('pick_files')).toBe(false);
   });
 
   it('provider sources need no network to parse, and name the model', () => {
@@ -58,7 +57,6 @@ describe('--model grammar', () => {
     const plan = parseModelSpec('host,openai:gpt-5.4-mini', { env: OPENAI_ENV });
     expect(nameOf(plan.sourceFor('pick_files', SAMPLING))).toBe('host');
     expect(nameOf(plan.sourceFor('pick_files', NONE))).toBe('openai:gpt-5.4-mini');
-    expect(plan.mayUseHost('summary')).toBe(true);
     expect(parseModelSpec('host', { env: {} }).sourceFor('summary', NONE)).toBeUndefined();
   });
 
@@ -71,8 +69,13 @@ describe('--model grammar', () => {
   });
 
   it('carries the per-tool-call budget, with defaults', () => {
-    expect(parseModelSpec('builtin', { env: {} }).budget).toEqual({ maxCalls: 6, maxTokens: 200_000 });
+    expect(parseModelSpec('builtin', { env: {} }).budget).toEqual({
+      maxCalls: 6,
+      maxTokens: 200_000,
+      deadlineMs: 180_000,
+    });
     expect(parseModelSpec('builtin', { env: {}, budget: { maxCalls: 2 } }).budget?.maxCalls).toBe(2);
+    expect(parseModelSpec('builtin', { env: {}, budget: { deadlineMs: 5000 } }).budget?.deadlineMs).toBe(5000);
   });
 });
 

@@ -33,6 +33,9 @@ const EXTRA_FIXTURE: Record<string, string | Buffer> = {
   'lib/code.ts': 'export {};\n',
   'lib/sub/b.snap': 'x\n',
   'only-ignored/x.log': 'every file here is ignored\n',
+  'quiet/.gitignore': '.ignore\n',
+  'quiet/.ignore': '*.md\n',
+  'quiet/a.md': 'kept: the .ignore here is itself ignored by git, so it does not count\n',
   'img/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
   'img/ICON.ICO': 'upper-case binary extension\n',
   'img/readme.txt': 'kept\n',
@@ -71,7 +74,7 @@ describe('git fast path', () => {
 
     // The fixture really exercises the rules.
     const paths = viaGit.paths;
-    for (const kept of ['a/out/f.js', '!bang/keep.md', 'keep.draft.md', 'lib/keep.snap', 'img/readme.txt']) {
+    for (const kept of ['a/out/f.js', '!bang/keep.md', 'keep.draft.md', 'lib/keep.snap', 'img/readme.txt', 'quiet/a.md']) {
       expect(paths).toContain(kept);
     }
     expect(paths).toContain('nested-repo/n.ts');

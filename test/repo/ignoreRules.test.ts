@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { rebasePattern } from '../../src/repo/ignoreRules.js';
+import ignore from 'ignore';
+import { rebasePattern, RuleLayer } from '../../src/repo/ignoreRules.js';
 import { openRepository } from '../../src/repo/index.js';
 import { git, TempDirs, writeTree } from './fixture.js';
 import { GIT_FIXTURE } from './gitFixture.js';
@@ -102,5 +103,70 @@ describe('listing honours gitignore like git', () => {
     expect(listing.skipped).toEqual([
       { reason: 'ignored', count: 8, examples: ['a.log', 'b.log', 'c.log', 'd.log', 'e.log'] },
     ]);
+  });
+});
+
+describe('RuleLayer name pre-test', () => {
+  const patterns = [
+    '*.log',
+    '!keep.log',
+    'build/',
+    '/root-only.txt',
+    'docs/**/*.tmp',
+    '**/out/',
+    'node_modules',
+    'trailing-space.txt   ',
+    'escaped\\ space\\ ',
+    'a?c.md',
+    '[abc].txt',
+    '\\!bang.md',
+    '\\#hash.md',
+    'x/**',
+    'file.with+plus(1).js',
+    'sub/dir/exact.ts',
+    '*',
+    '!*.ts',
+  ];
+  const names = [
+    'app.log',
+    'keep.log',
+    'build',
+    'root-only.txt',
+    'x.tmp',
+    'out',
+    'node_modules',
+    'trailing-space.txt',
+    'escaped space ',
+    'abc.md',
+    'a.txt',
+    'd.txt',
+    '!bang.md',
+    '#hash.md',
+    'file.with+plus(1).js',
+    'exact.ts',
+    'main.ts',
+    'plain',
+  ];
+  const dirs = ['', 'docs', 'docs/deep', 'sub/dir', 'x', 'a/b'];
+
+  it('answers exactly as the matcher alone, for every pattern subset tried', () => {
+    // Each window of patterns (and the whole list) as one layer: the pre-test must never change an answer.
+    const sets = [patterns, ...patterns.map((_, i) => patterns.slice(i, i + 3)), ...patterns.map((p) => [p])];
+    for (const set of sets) {
+      const layer = RuleLayer.EMPTY.with(set.map((pattern) => ({ pattern })));
+      const plain = ignore({ ignorecase: false, allowRelativePaths: true }).add(set.map((pattern) => ({ pattern })));
+      for (const dir of dirs) {
+        for (const name of names) {
+          const relative = dir === '' ? name : `${dir}/${name}`;
+          // The walk only asks about entries below directories that are not ignored.
+          if (dir !== '' && plain.ignores(`${dir}/`)) continue;
+          for (const isDirectory of [false, true]) {
+            expect(layer.ignores(relative, isDirectory), `${JSON.stringify(set)} ${relative} ${isDirectory}`).toBe(
+              plain.ignores(isDirectory ? `${relative}/` : relative),
+            );
+          }
+        }
+      }
+    }
   });
 });

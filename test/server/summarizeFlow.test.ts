@@ -134,31 +134,6 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
     }
   });
 
-  it('4. the capability check comes before any repository work', async () => {
-    // Even with the root gone, a request without sampling is refused for the capability, not the root.
-    const gone = await makeSampleRepo();
-    await gone.cleanup();
-    const other = kind === 'stdio' ? undefined : httpChannel(createTestFront({ root: gone.root }));
-    if (other !== undefined) {
-      const reply = await other.send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'summarize_repo', arguments: {}, _meta: meta({}) },
-      });
-      expect(reply.message?.['error']?.code).toBe(-32021);
-      const withSampling = await other.send({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: { name: 'summarize_repo', arguments: {}, _meta: meta(SAMPLING) },
-      });
-      expect(withSampling.message?.['result'].isError).toBe(true);
-      expect(withSampling.message?.['result'].content[0].text).not.toContain(gone.root);
-      await other.close();
-    }
-  });
-
   it('8. a missing input response is asked for again, up to the round limit', async () => {
     let state = (await call({ maxFiles: 2 })).message?.['result'].requestState as string;
     let asked = 1;
@@ -195,5 +170,26 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
       );
       expect(reply.message?.['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     }
+  });
+});
+
+describe('summarize_repo ordering', () => {
+  it('4. the capability check comes before any repository work', async () => {
+    // Even with the root gone, a request without sampling is refused for the capability, not the root.
+    const gone = await makeSampleRepo();
+    await gone.cleanup();
+    const other = httpChannel(createTestFront({ root: gone.root }));
+    const call = (id: number, capabilities: Record<string, unknown>) =>
+      other.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'summarize_repo', arguments: {}, _meta: meta(capabilities) },
+      });
+    expect((await call(1, {})).message?.['error']?.code).toBe(-32021);
+    const withSampling = await call(2, SAMPLING);
+    expect(withSampling.message?.['result'].isError).toBe(true);
+    expect(withSampling.message?.['result'].content[0].text).not.toContain(gone.root);
+    await other.close();
   });
 });

@@ -53,8 +53,12 @@ function rawHttp(port: number, body: string | Buffer, headers: Record<string, st
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
+    // A server that refuses a large body may answer and close while the body is still being
+    // written (EPIPE / ECONNRESET on our side): what it sent before closing is the response.
+    socket.on('error', (error) => {
+      if (chunks.length === 0) reject(error);
+    });
+    socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');

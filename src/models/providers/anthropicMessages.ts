@@ -10,7 +10,7 @@ import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js'
 import { ModelProviderError } from '../providerError.js';
 import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
 import { callWithRetries, type RetryPolicy } from './retry.js';
-import { textResult, toTextConversation } from './turns.js';
+import { answerUsage, reportedModel, textResult, toTextConversation, usageField } from './turns.js';
 
 export interface AnthropicMessagesModelOptions {
   /** The model id, e.g. `claude-haiku-4-5`. */
@@ -23,11 +23,12 @@ export interface AnthropicMessagesModelOptions {
   logger: Logger;
 }
 
+// `model` and `usage` are read leniently: a bad one must not spoil an otherwise good answer.
 const message = z.looseObject({
-  model: z.string().optional(),
+  model: z.unknown(),
   content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
   stop_reason: z.string().nullish(),
-  usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }).nullish(),
+  usage: z.unknown(),
 });
 
 const STOP_REASONS: Readonly<Record<string, string>> = {
@@ -88,23 +89,28 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
     const parsed = message.safeParse(raw);
     if (!parsed.success) throw invalid('the answer is not a Messages API response');
     const answer = parsed.data;
-    if (answer.usage != null) {
-      request.onUsage?.({ inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens });
-    }
+    const text = answer.content
+      .filter((block) => block.type === 'text' && block.text !== undefined)
+      .map((block) => block.text)
+      .join('');
+    // Billed even when the answer is then rejected; counts that make no sense are estimated instead.
+    request.onUsage?.(
+      answerUsage(
+        { input: usageField(answer.usage, 'input_tokens'), output: usageField(answer.usage, 'output_tokens') },
+        params,
+        text,
+      ),
+    );
     if (answer.stop_reason === 'refusal') {
       throw new ModelProviderError('refused', `${name}: the model declined to answer`, {
         model: name,
         hint: 'try another model',
       });
     }
-    const text = answer.content
-      .filter((block) => block.type === 'text' && block.text !== undefined)
-      .map((block) => block.text)
-      .join('');
     const stop = answer.stop_reason ?? undefined;
     return textResult(
       text,
-      answer.model || options.model,
+      reportedModel(answer.model, options.model),
       stop === undefined ? undefined : (STOP_REASONS[stop] ?? stop),
     );
   }
@@ -120,6 +126,7 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
         logger: options.logger,
         model: name,
         ...(request.signal !== undefined && { signal: request.signal }),
+        ...(request.deadline !== undefined && { deadline: request.deadline }),
       }),
   };
 }

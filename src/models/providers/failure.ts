@@ -1,6 +1,6 @@
 /**
  * Turns what an official provider SDK throws into a `ModelProviderError` with a hint, and says
- * whether the retry loop may try again (429, 408, 5xx, timeouts, connection failures) and how long
+ * whether the retry loop may try again (429, 408, 409, 5xx, timeouts, connection failures) and how long
  * the provider asked it to wait. Both SDKs share the same error family; each adapter passes its own
  * classes.
  */
@@ -34,13 +34,28 @@ export interface ClassifiedFailure {
   retryAfterMs?: number;
 }
 
-/** `retry-after-ms`, then `Retry-After` as seconds or an HTTP date; undefined when absent or unusable. */
+// An HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, or the obsolete RFC 850 and asctime forms; all start with a day name.
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
+function nonNegative(value: string | null | undefined): number | undefined {
+  const text = value?.trim() ?? '';
+  if (!/^\d+(\.\d+)?$/.test(text)) return undefined;
+  const number = Number.parseFloat(text);
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/**
+ * `retry-after-ms`, then `Retry-After` as non-negative seconds or an HTTP date, in milliseconds;
+ * undefined when absent or unusable (a negative number, anything else), so that backoff applies.
+ */
 export function parseRetryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const millis = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(millis) && millis >= 0) return millis;
+  const millis = nonNegative(headers?.get('retry-after-ms'));
+  if (millis !== undefined) return millis;
   const value = headers?.get('retry-after')?.trim();
   if (value === undefined || value === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number.parseFloat(value) * 1000;
+  const seconds = nonNegative(value);
+  if (seconds !== undefined) return Math.min(seconds * 1000, Number.MAX_SAFE_INTEGER);
+  if (!HTTP_DATE.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -10,7 +10,7 @@ import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js'
 import { ModelProviderError } from '../providerError.js';
 import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
 import { callWithRetries, type RetryPolicy } from './retry.js';
-import { textResult, toTextConversation } from './turns.js';
+import { answerUsage, reportedModel, textResult, toTextConversation, usageField } from './turns.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -32,15 +32,16 @@ export interface OpenAIChatModelOptions {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
+// `model` and `usage` are read leniently: a bad one must not spoil an otherwise good answer.
 const chatCompletion = z.looseObject({
-  model: z.string().optional(),
+  model: z.unknown(),
   choices: z.array(
     z.looseObject({
       finish_reason: z.string().nullish(),
       message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
     }),
   ),
-  usage: z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+  usage: z.unknown(),
 });
 
 const STOP_REASONS: Readonly<Record<string, string>> = {
@@ -49,6 +50,20 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   tool_calls: 'toolUse',
   function_call: 'toolUse',
 };
+
+/**
+ * The token-limit field a base URL gets: `max_completion_tokens` for api.openai.com (what reasoning
+ * models require), `max_tokens` — what OpenAI-compatible servers read — for any other host.
+ */
+export function maxTokensFieldFor(baseURL: string): 'max_tokens' | 'max_completion_tokens' {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    return 'max_tokens';
+  }
+  return host === new URL(OPENAI_DEFAULT_BASE_URL).hostname ? 'max_completion_tokens' : 'max_tokens';
+}
 
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): CompletionModel {
   const name = `openai:${options.model}`;
@@ -69,8 +84,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
       errors: sdk,
     })));
   let errors: SdkErrorClasses | undefined;
-  const maxTokensField =
-    options.maxTokensField ?? (baseURL.startsWith(OPENAI_DEFAULT_BASE_URL) ? 'max_completion_tokens' : 'max_tokens');
+  const maxTokensField = options.maxTokensField ?? maxTokensFieldFor(baseURL);
   const context: ProviderContext = {
     model: name,
     keyEnv: 'OPENAI_API_KEY',
@@ -105,12 +119,17 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     const parsed = chatCompletion.safeParse(raw);
     if (!parsed.success) throw invalid('the answer is not a Chat Completions response');
     const response = parsed.data;
-    if (response.usage != null) {
-      request.onUsage?.({ inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens });
-    }
     const choice = response.choices[0];
+    const content = choice?.message.content ?? '';
+    // Billed even when the answer is then rejected; counts that make no sense are estimated instead.
+    request.onUsage?.(
+      answerUsage(
+        { input: usageField(response.usage, 'prompt_tokens'), output: usageField(response.usage, 'completion_tokens') },
+        params,
+        content,
+      ),
+    );
     if (choice === undefined) throw invalid('the answer has no choices');
-    const content = choice.message.content ?? '';
     if (
       (choice.message.refusal != null && choice.message.refusal !== '') ||
       (choice.finish_reason === 'content_filter' && content === '')
@@ -123,7 +142,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     const finish = choice.finish_reason ?? undefined;
     return textResult(
       content,
-      response.model || options.model,
+      reportedModel(response.model, options.model),
       finish === undefined ? undefined : (STOP_REASONS[finish] ?? finish),
     );
   }
@@ -139,6 +158,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
         logger: options.logger,
         model: name,
         ...(request.signal !== undefined && { signal: request.signal }),
+        ...(request.deadline !== undefined && { deadline: request.deadline }),
       }),
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The one retry loop every provider adapter uses (the SDKs' own retries are turned off, so the
- * policy, its bounds and its log lines are ours): retry on 429, 408, 5xx, timeouts and connection
+ * policy, its bounds and its log lines are ours): retry on 429, 408, 409, 5xx, timeouts and connection
  * failures with exponential backoff, honouring `Retry-After`; give up at once when the provider asks
- * for a longer wait than `maxRetryAfterMs`.
+ * for a longer wait than `maxRetryAfterMs`, or when the wait would pass the tool call's model deadline.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
 import type { Logger } from '../../logger.js';
-import { ModelProviderError } from '../providerError.js';
+import type { ModelDeadline } from '../modelSource.js';
+import { deadlineExceeded, ModelProviderError } from '../providerError.js';
+import { displayModelName } from '../untrusted.js';
 import type { ClassifiedFailure } from './failure.js';
 
 export interface RetryPolicy {
@@ -42,6 +44,8 @@ export interface RetryRun<T> {
   /** For log lines, e.g. `openai:gpt-5.4-mini`. */
   model: string;
   signal?: AbortSignal;
+  /** The tool call's model deadline: no wait for a retry may end past it. */
+  deadline?: ModelDeadline;
 }
 
 export function backoffDelay(policy: RetryPolicy, retry: number): number {
@@ -98,9 +102,18 @@ export async function callWithRetries<T>(run: RetryRun<T>): Promise<T> {
       );
     }
     const wait = retryAfterMs ?? backoffDelay(run.policy, attempt);
+    if (run.deadline !== undefined && wait >= run.deadline.leftMs()) {
+      throw deadlineExceeded(error.model, run.deadline.totalMs, withAttempts(error, attempt));
+    }
     run.logger.warn(
-      `model ${run.model}: ${error.failure}${error.status === undefined ? '' : ` (HTTP ${error.status})`}, retry ${attempt} of ${run.policy.maxRetries} in ${Math.round(wait)} ms`,
+      `model ${displayModelName(run.model)}: ${error.failure}${error.status === undefined ? '' : ` (HTTP ${error.status})`}, retry ${attempt} of ${run.policy.maxRetries} in ${Math.round(wait)} ms`,
     );
-    await run.policy.sleep(wait, run.signal);
+    try {
+      await run.policy.sleep(wait, run.signal);
+    } catch (sleepError) {
+      // An aborted sleep rejects with an AbortError; the caller's reason is what counts.
+      if (run.signal?.aborted) throw run.signal.reason;
+      throw sleepError;
+    }
   }
 }

@@ -5,7 +5,9 @@
  */
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
+import type { ModelUsage } from '../modelSource.js';
 import { ModelProviderError } from '../providerError.js';
+import { displayModelName, tokenCount } from '../untrusted.js';
 
 export interface TextTurn {
   role: 'user' | 'assistant';
@@ -48,6 +50,40 @@ export function estimateInputTokens(params: CreateMessageRequestParams): number 
     for (const block of blocks) characters += block.type === 'text' ? block.text.length : 1000;
   }
   return Math.ceil(characters / 4);
+}
+
+/** A rough output size: about four characters per token. */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/**
+ * The tokens of one provider answer: each count as the provider reported it when it is a
+ * non-negative safe integer, otherwise (missing, malformed, negative, fractional) the estimate —
+ * so that nonsense neither corrupts the totals nor slips past `--max-model-tokens`.
+ */
+export function answerUsage(
+  reported: { input: unknown; output: unknown },
+  params: CreateMessageRequestParams,
+  text: string,
+): ModelUsage {
+  const input = tokenCount(reported.input);
+  const output = tokenCount(reported.output);
+  return {
+    inputTokens: input ?? estimateInputTokens(params),
+    outputTokens: output ?? estimateTextTokens(text),
+    ...((input === undefined || output === undefined) && { estimated: true }),
+  };
+}
+
+/** A field of a provider's `usage` object, whatever that object turned out to be. */
+export function usageField(usage: unknown, field: string): unknown {
+  return typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>)[field] : undefined;
+}
+
+/** The model name an answer reports, made safe to log and return; the configured id when it names none. */
+export function reportedModel(reported: unknown, configured: string): string {
+  return displayModelName(typeof reported === 'string' ? reported : undefined, configured);
 }
 
 /** A sampling result with one text block. */
