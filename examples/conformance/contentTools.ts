@@ -7,7 +7,6 @@ import { defineTool, type AnyToolDefinition } from '../../src/server/tool.js';
 import { redPixelPng, silenceWav } from './media.js';
 
 const noArgs = z.object({});
-const anyOutput = z.object({});
 const PNG = redPixelPng();
 const WAV = silenceWav();
 const embedded = {
@@ -21,7 +20,6 @@ function simple(name: string, description: string, content: unknown[], isError =
     title: name,
     description,
     inputSchema: noArgs,
-    outputSchema: anyOutput,
     run: async () => ({ content: content as never, ...(isError && { isError: true }) }),
   });
 }
@@ -53,8 +51,7 @@ export function contentTools(): AnyToolDefinition[] {
       title: 'test_tool_with_progress',
       description: 'Reports progress 0, 50, 100 of 100',
       inputSchema: noArgs,
-      outputSchema: anyOutput,
-      run: async (_args, ctx) => {
+        run: async (_args, ctx) => {
         for (const step of [0, 50, 100]) {
           await ctx.progress(step, 100);
           if (step < 100) await sleep(50, undefined, { signal: ctx.signal });

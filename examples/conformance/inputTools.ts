@@ -58,7 +58,6 @@ function stagedTool(
     title: name,
     description: `Conformance fixture: ${stages.length} input stage(s)`,
     inputSchema: noArgs,
-    outputSchema: z.object({}),
     run: async (args, ctx) => {
       const target = { method: 'tools/call' as const, name, args };
       const opened = openRound<Phase>(ctx, target, options, () => ({ step: 0, answers: {} }));
@@ -102,7 +101,6 @@ function ephemeralTool(
     title: name,
     description: 'Conformance fixture: one input round, no request state',
     inputSchema: noArgs,
-    outputSchema: z.object({}),
     run: async (_args, ctx) => {
       const answers: Record<string, string> = {};
       const missing: Record<string, InputRequest> = {};

@@ -14,6 +14,9 @@ export interface HttpChannelOptions {
   fetch?: FetchLike;
 }
 
+/** The most the probe reads of one HTTP response body; a larger body is a failure, not a hang or an OOM. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
 const NAMED_METHODS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** The headers a 2026-07-28 client sends, mirrored from the body. */
@@ -51,6 +54,35 @@ function parseSse(text: string): JsonRpcMessage[] {
   return messages;
 }
 
+/** Reads at most `limit` bytes of a body, as UTF-8; a failure string when it is larger or not UTF-8. */
+export async function readBody(response: Response, limit: number): Promise<{ text: string } | { failure: string }> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    return { failure: `response body of ${declared} bytes is larger than ${limit} bytes` };
+  }
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  if (response.body !== null) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.byteLength;
+      if (length > limit) {
+        await reader.cancel().catch(() => {});
+        return { failure: `response body is larger than ${limit} bytes` };
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, length)) };
+  } catch {
+    return { failure: 'response body is not UTF-8' };
+  }
+}
+
 export function createHttpChannel(options: HttpChannelOptions): ProbeChannel {
   const doFetch = options.fetch ?? fetch;
   const stray: StrayMessage[] = [];
@@ -59,7 +91,7 @@ export function createHttpChannel(options: HttpChannelOptions): ProbeChannel {
     kind: 'http',
     async send(message, headers = {}) {
       let response: Response;
-      let text: string;
+      let body: Awaited<ReturnType<typeof readBody>>;
       try {
         response = await doFetch(options.url, {
           method: 'POST',
@@ -73,10 +105,12 @@ export function createHttpChannel(options: HttpChannelOptions): ProbeChannel {
           body: JSON.stringify(message),
           signal: AbortSignal.timeout(options.timeoutMs),
         });
-        text = await response.text();
+        body = await readBody(response, MAX_RESPONSE_BYTES);
       } catch (error) {
         return { failure: `HTTP request failed: ${(error as Error).message}` };
       }
+      if ('failure' in body) return { status: response.status, failure: `HTTP ${response.status}: ${body.failure}` };
+      const text = body.text;
       const responseHeaders = Object.fromEntries([...response.headers].map(([k, v]) => [k.toLowerCase(), v]));
       const exchange: Exchange = { status: response.status, headers: responseHeaders, text };
       const type = responseHeaders['content-type'] ?? '';

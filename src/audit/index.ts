@@ -5,5 +5,6 @@ export type { RuleDefinition } from './rules.js';
 export { runAudit } from './runAudit.js';
 export type { AuditOptions } from './runAudit.js';
 export { createScriptedHost } from './scriptedHost.js';
+export { ToolArgumentsRejectedError } from './toolArgumentsRejectedError.js';
 export type { ScriptedAnswers, ScriptedHost } from './scriptedHost.js';
 export type { AuditReport, AuditTarget, ObservedRequest, RuleResult, RuleStatus } from './types.js';

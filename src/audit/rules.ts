@@ -61,7 +61,7 @@ export const RULES: readonly RuleDefinition[] = [
   rule('methods.unknown', '-32601 for an unknown method (HTTP 404)', 'basic/index'),
   rule(
     'notifications.unanswered',
-    'Notifications get no response at all (HTTP: 202 Accepted, empty body)',
+    'Notifications get no response at all (HTTP: 202 Accepted with no body, or a 4xx without a JSON-RPC response)',
     'basic/index',
   ),
   rule(

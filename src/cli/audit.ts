@@ -1,11 +1,13 @@
 /** `mcp-model-input audit`: probes a live MCP server and reports every rule; non-zero on any failure. */
-import { readFile } from 'node:fs/promises';
-
 import { runAudit, type AuditOptions } from '../audit/runAudit.js';
 import { renderAuditText } from '../audit/renderReport.js';
 import type { ScriptedAnswers } from '../audit/scriptedHost.js';
+import { ToolArgumentsRejectedError } from '../audit/toolArgumentsRejectedError.js';
 import { ModelInputError } from '../errors.js';
 import { prettyJson } from '../plan/prettyJson.js';
+import { readInputFile } from '../plan/readInput.js';
+
+const MAX_ANSWERS_BYTES = 1024 * 1024;
 import { parseCommandArgs, parseInteger } from './args.js';
 import { AUDIT_USAGE } from './usage.js';
 
@@ -23,10 +25,9 @@ function parseObject(flag: string, text: string): Record<string, unknown> {
 }
 
 async function loadAnswers(path: string): Promise<ScriptedAnswers> {
-  const text = await readFile(path, 'utf8').catch((error: unknown) => {
-    throw new ModelInputError('usage', `--answers: cannot read ${path}`, { cause: error });
-  });
-  const answers = parseObject('--answers FILE', text);
+  const input = await readInputFile(path, MAX_ANSWERS_BYTES);
+  if (!input.ok) throw new ModelInputError('usage', `--answers: ${path} ${input.problem}`, { cause: input.cause });
+  const answers = parseObject('--answers FILE', input.text);
   for (const [key, value] of Object.entries(answers)) {
     const ok = typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
     if (!ok) throw new ModelInputError('usage', `--answers: '${key}' must be a string or an array of strings`);
@@ -91,7 +92,18 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     ...(headers !== undefined && { headers }),
     ...(values['no-interop'] === true && { interop: false }),
   };
-  const report = await runAudit(options);
+  let report;
+  try {
+    report = await runAudit(options);
+  } catch (error) {
+    if (!(error instanceof ToolArgumentsRejectedError)) throw error;
+    const given = values.args === undefined ? 'no --args (so {})' : '--args';
+    throw new ModelInputError(
+      'usage',
+      `audit: ${given}: ${error.message.replace(/\s+/g, ' ')}; pass --args the tool accepts`,
+      { cause: error },
+    );
+  }
   process.stdout.write(values.json === true ? prettyJson(report) : renderAuditText(report));
   return report.summary.fail > 0 ? 1 : 0;
 }

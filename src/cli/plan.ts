@@ -3,7 +3,7 @@ import type { AuditReport } from '../audit/types.js';
 import { ModelInputError } from '../errors.js';
 import { loadAuditReport } from '../plan/auditReport.js';
 import { buildPlan } from '../plan/buildPlan.js';
-import { observedRounds, requireToolFlow, workflowFromAudit } from '../plan/fromAudit.js';
+import { inferWorkflow, observedRounds, requireToolFlow } from '../plan/fromAudit.js';
 import { loadWorkflowFile } from '../plan/loadWorkflow.js';
 import { prettyJson } from '../plan/prettyJson.js';
 import { renderPlanJson, renderPlanMarkdown } from '../plan/renderPlan.js';
@@ -17,7 +17,9 @@ import { PLAN_USAGE } from './usage.js';
 function planFor(workflow: Workflow | undefined, report: AuditReport | undefined): Plan {
   if (report === undefined) return buildPlan(workflow as Workflow);
   requireToolFlow(report, workflow);
-  return buildPlan(workflow ?? workflowFromAudit(report), { rounds: observedRounds(report) });
+  if (workflow !== undefined) return buildPlan(workflow, { rounds: observedRounds(report) });
+  const inferred = inferWorkflow(report);
+  return buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) });
 }
 
 export async function runPlan(argv: readonly string[]): Promise<number> {

@@ -2,7 +2,7 @@
 export const MAIN_USAGE = `mcp-model-input — model input for MCP tools on the stateless 2026-07-28 protocol
 
 Usage:
-  mcp-model-input summarize [DIR] [options]   summarize a repository on the built-in model (in-process)
+  mcp-model-input summarize [DIR] [options]   summarize a repository in-process (default model: builtin)
   mcp-model-input serve (--stdio | --http [HOST:]PORT) [options]
                                               serve the summarize_repo tool over MCP
   mcp-model-input keygen [KID]                print a fresh request-state key line (kid:base64)
@@ -34,10 +34,12 @@ Options:
                                host,openai:MODEL      host when the request declares sampling, else the next
                                pick=builtin,summary=anthropic:MODEL   one source per step
   --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
-  --model-retries N          retries on 429, 5xx, timeouts and connection errors, 0-10, honouring
-                             Retry-After up to 30 s (default: 2)
+  --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10,
+                             honouring Retry-After up to 30 s (default: 2)
   --max-model-calls N        server-owned model calls per tool call, 1-100 (default: 6)
   --max-model-tokens N       input plus output tokens per tool call, 1000-100000000 (default: 200000)
+  --model-deadline SECONDS   wall-clock time for all model calls of one tool call, retries and waits
+                             included, 1-3600 (default: 180)
   --state-keys-file FILE     request-state keys, one 'kid:base64' per line (first mints, all verify);
                              overrides MCP_MODEL_INPUT_STATE_KEYS
   --state-ttl SECONDS        lifetime of a minted requestState, 1-86400 (default: 300)
@@ -49,7 +51,7 @@ Options:
                              loopback names are accepted on loopback binds, and this machine's names and
                              addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
-  --quiet                    only warnings on stderr
+  --quiet                    only warnings on stderr (hides the one line per model call)
   -h, --help                 show this help
 
 Environment:
@@ -80,9 +82,11 @@ Options:
                              anthropic:MODEL, PROVIDER:CHEAP+STRONG, host, host,openai:MODEL,
                              pick=SOURCE,summary=SOURCE
   --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
-  --model-retries N          retries on 429, 5xx, timeouts and connection errors, 0-10 (default: 2)
+  --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10
+                             (default: 2)
   --max-model-calls N        server-owned model calls per run, 1-100 (default: 6)
   --max-model-tokens N       input plus output tokens per run, 1000-100000000 (default: 200000)
+  --model-deadline SECONDS   wall-clock time for all model calls of the run, 1-3600 (default: 180)
   -h, --help                 show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (see 'serve --help').

@@ -38,8 +38,8 @@ function repairRequest(
   instruction: string,
 ): CreateMessageRequestParams {
   const said = answerText(answer);
-  const echo =
-    said.trim() === '' ? EMPTY_ANSWER_TURN : said.length > MAX_REPAIR_ECHO ? `${said.slice(0, MAX_REPAIR_ECHO)}…` : said;
+  let echo = said.length > MAX_REPAIR_ECHO ? `${said.slice(0, MAX_REPAIR_ECHO)}…` : said;
+  if (said.trim() === '') echo = EMPTY_ANSWER_TURN;
   return {
     ...params,
     messages: [

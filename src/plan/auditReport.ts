@@ -1,10 +1,13 @@
 /** Reading an `audit --json` report back for `plan --from-audit`: validated, errors name the field. */
-import { readFile } from 'node:fs/promises';
-
 import { z } from 'zod';
 
 import { AUDIT_FORMAT, type AuditReport } from '../audit/types.js';
 import { ModelInputError } from '../errors.js';
+import { parseJsonText } from './jsonText.js';
+import { readInputFile } from './readInput.js';
+import { fieldPath } from './schemaIssues.js';
+
+export const MAX_AUDIT_REPORT_BYTES = 1024 * 1024;
 
 const observedRequest = z.object({
   round: z.number().int().min(0),
@@ -63,13 +66,18 @@ function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 export function parseAuditReport(text: string, source: string): AuditReport {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ModelInputError('audit_report_invalid', `${source} is not JSON (${(error as Error).message})`);
+  const json = parseJsonText(text);
+  if (!json.ok) {
+    throw new ModelInputError(
+      'audit_report_invalid',
+      'syntax' in json
+        ? `${source} is not JSON (${json.syntax})`
+        : `${source} is not an audit --json report:\n${json.duplicates
+            .map(({ pointer, key }) => `  ${fieldPath(pointer, key)}: is a duplicate key`)
+            .join('\n')}`,
+    );
   }
-  const parsed = auditReport.safeParse(value);
+  const parsed = auditReport.safeParse(json.value);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${fieldOf(issue.path) || '(report)'}: ${issue.message}`);
     throw new ModelInputError('audit_report_invalid', `${source} is not an audit --json report:\n${lines.join('\n')}`);
@@ -77,12 +85,11 @@ export function parseAuditReport(text: string, source: string): AuditReport {
   return parsed.data as AuditReport;
 }
 
+/** Reads a report file: a regular file of at most MAX_AUDIT_REPORT_BYTES of UTF-8, checked before parsing. */
 export async function loadAuditReport(path: string): Promise<AuditReport> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ModelInputError('audit_report_invalid', `cannot read audit report ${path}`, { cause: error });
+  const input = await readInputFile(path, MAX_AUDIT_REPORT_BYTES);
+  if (!input.ok) {
+    throw new ModelInputError('audit_report_invalid', `audit report ${path} ${input.problem}`, { cause: input.cause });
   }
-  return parseAuditReport(text, path);
+  return parseAuditReport(input.text, path);
 }

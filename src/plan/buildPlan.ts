@@ -14,7 +14,7 @@ export interface BuildPlanOptions {
 
 export function buildPlan(workflow: Workflow, options: BuildPlanOptions = {}): Plan {
   const verdict = decideVerdict(workflow);
-  const wire = wireFor(verdict);
+  const wire = wireFor(verdict, workflow);
   const rounds = (options.rounds ?? buildRoundsFromWorkflow)(workflow, wire);
   return {
     format: PLAN_FORMAT,

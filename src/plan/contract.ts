@@ -84,6 +84,15 @@ export function buildEnvelope(workflow: Workflow, wire: Wire): Plan['envelope'] 
 }
 
 export function buildRetry(wire: Wire): Plan['retry'] {
+  if (wire === 'legacy') {
+    return {
+      applies: false,
+      rules: [
+        'No MRTR retries: the 2025-11-25 adapter sends each sampling request live within the one tools/call.',
+        'A rejected or failed sampling request ends the call with an isError result; the client does not retry.',
+      ],
+    };
+  }
   if (wire !== 'mrtr') {
     return { applies: false, rules: ['Every tools/call completes in one request: there is nothing to retry.'] };
   }

@@ -3,7 +3,7 @@
  * and no model at all when plain code can do every step. Exactly one verdict.
  */
 import type { Plan, Verdict, Wire } from './types.js';
-import { isModelStep, REVISION_2025, type ModelStep, type Workflow } from './workflow.js';
+import { isModelStep, REVISION_2025, REVISION_2026, type ModelStep, type Workflow } from './workflow.js';
 
 /** Model steps that need a model (steps plain code could do are dropped). */
 export function neededModelSteps(workflow: Workflow): ModelStep[] {
@@ -15,8 +15,16 @@ export function decideVerdict(workflow: Workflow): Verdict {
   return workflow.requirements.clientModel.required ? 'temporary MRTR compatibility' : 'direct inference';
 }
 
-export function wireFor(verdict: Verdict): Wire {
-  return verdict === 'temporary MRTR compatibility' ? 'mrtr' : verdict === 'direct inference' ? 'inline' : 'none';
+/** Compatibility goes over MRTR, unless no 2026-07-28 client must be served: then only a 2025-11-25 adapter. */
+export function wireFor(verdict: Verdict, workflow: Workflow): Wire {
+  if (verdict === 'temporary MRTR compatibility') {
+    return workflow.requirements.clientRevisions.includes(REVISION_2026) ? 'mrtr' : 'legacy';
+  }
+  return verdict === 'direct inference' ? 'inline' : 'none';
+}
+
+function keyList(steps: readonly ModelStep[]): string {
+  return steps.map((step) => `\`${step.inputKey}\``).join(', ');
 }
 
 export function buildDecision(workflow: Workflow, verdict: Verdict): Plan['decision'] {
@@ -39,7 +47,7 @@ export function buildDecision(workflow: Workflow, verdict: Verdict): Plan['decis
   if (verdict === 'direct inference') {
     why.push(
       "Using the client's model or credentials is not a stated product requirement.",
-      `The server calls its own provider for each model step (${steps.map((step) => `\`${step.inputKey}\``).join(', ')}) ` +
+      `The server calls its own provider for each model step (${keyList(steps)}) ` +
         'and answers tools/call in one request with a complete result.',
       'The server owns model choice, credentials, budgets, retries and observability; the client declares no ' +
         'sampling capability.',
@@ -49,11 +57,25 @@ export function buildDecision(workflow: Workflow, verdict: Verdict): Plan['decis
     if (legacy) why.push('2025-11-25 clients get the same complete result; no legacy sampling adapter is needed.');
     return { architecture: 'direct inference (server-owned model)', why };
   }
+  const requirement =
+    `Using the client's model is a stated product requirement: ${workflow.requirements.clientModel.reason ?? ''}`.trim();
+  if (!workflow.requirements.clientRevisions.includes(REVISION_2026)) {
+    why.push(
+      requirement,
+      'Only 2025-11-25 clients must be served: they cannot use 2026-07-28 input_required rounds, so no MRTR ' +
+        'rounds are planned.',
+      `During the deprecation window, a version-specific 2025-11-25 adapter sends live sampling/createMessage for ` +
+        `each model step (${keyList(steps)}) on the client's connection, with the same safety policy (section 7): ` +
+        'approval, round cap, token and byte limits, validation.',
+      'The adapter is the compatibility boundary, not a licence for new session-dependent logic; sampling is ' +
+        'deprecated (SEP-2577) and the adapter goes by the removal plan (section 8).',
+    );
+    return { architecture: "temporary legacy compatibility (client's model over live sampling, 2025-11-25 only)", why };
+  }
   why.push(
-    `Using the client's model is a stated product requirement: ${workflow.requirements.clientModel.reason ?? ''}`.trim(),
-    `On 2026-07-28 the only way to reach it is MRTR: each model step (${steps
-      .map((step) => `\`${step.inputKey}\``)
-      .join(', ')}) is an input_required result embedding sampling/createMessage; the client retries.`,
+    requirement,
+    `On 2026-07-28 the only way to reach it is MRTR: each model step (${keyList(steps)}) is an input_required ` +
+      'result embedding sampling/createMessage; the client retries.',
     'Sampling is deprecated (SEP-2577): this is temporary compatibility with a removal plan (section 8).',
     'Requests that do not declare the sampling capability get -32021 before any work.',
   );

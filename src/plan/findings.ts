@@ -113,12 +113,22 @@ export function refusals(workflow: Workflow): Finding[] {
       });
     }
   });
+  // A multi-round design where one deterministic call suffices: every model step could be plain code,
+  // or a sampling design whose steps are all deterministic already.
   const modelSteps = workflow.steps.filter(isModelStep);
   if (modelSteps.length > 0 && modelSteps.every((step) => step.replaceableByCode === true)) {
     findings.push({
       id: 'multi_round_where_deterministic_suffices',
       field: 'steps',
       message: 'Every model step could be plain code: one deterministic tools/call suffices, with no model rounds.',
+    });
+  } else if (modelSteps.length === 0 && workflow.design?.sampling !== undefined) {
+    findings.push({
+      id: 'multi_round_where_deterministic_suffices',
+      field: 'design.sampling',
+      message:
+        `The ${workflow.design.status ?? 'new'} design keeps ${workflow.design.sampling.delivery === 'mrtr' ? 'an MRTR' : 'a live'} sampling path, ` +
+        'but every step is deterministic: one deterministic tools/call suffices, with no model rounds.',
     });
   }
   const identity = workflow.design?.identity;

@@ -2,7 +2,8 @@
 export { parseAuditReport, loadAuditReport } from './auditReport.js';
 export { buildPlan } from './buildPlan.js';
 export type { BuildPlanOptions } from './buildPlan.js';
-export { observedRounds, workflowFromAudit } from './fromAudit.js';
+export { inferWorkflow, observedRounds, workflowFromAudit } from './fromAudit.js';
+export type { InferredWorkflow } from './fromAudit.js';
 export { loadWorkflowFile, parseWorkflow } from './loadWorkflow.js';
 export { prettyJson } from './prettyJson.js';
 export { renderPlanJson, renderPlanMarkdown } from './renderPlan.js';

@@ -3,17 +3,18 @@
  * what a schema cannot say (unique names and keys, usable embedded schemas, a round cap that fits).
  * Either a whole `Workflow` comes back, or a `WorkflowInvalidError` naming every bad field.
  */
-import { readFile } from 'node:fs/promises';
-
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 
-import { issuesFromAjv } from './schemaIssues.js';
+import { parseJsonText } from './jsonText.js';
+import { readInputFile } from './readInput.js';
+import { fieldPath, issuesFromAjv } from './schemaIssues.js';
 import { isModelStep, type Workflow } from './workflow.js';
 import { WorkflowInvalidError, type WorkflowIssue } from './workflowInvalidError.js';
 import { WORKFLOW_SCHEMA } from './workflowSchema.js';
 
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;
+export const MAX_YAML_ALIASES = 100;
 
 const validateWorkflow = new Ajv2020({
   allErrors: true,
@@ -21,14 +22,24 @@ const validateWorkflow = new Ajv2020({
   strictRequired: false,
   allowUnionTypes: true,
 }).compile(WORKFLOW_SCHEMA as unknown as Record<string, unknown>);
-/** Embedded schemas (tool arguments, step outputs) are checked as schemas, leniently. */
-const embedded = new Ajv2020({ strict: false, allErrors: false });
 
-function schemaProblem(schema: unknown): string | undefined {
+/** Embedded schemas (tool arguments, step outputs) are checked against the 2020-12 meta-schema, leniently. */
+const metaAjv = new Ajv2020({ strict: false, allErrors: false });
+const validateMetaSchema = metaAjv.getSchema('https://json-schema.org/draft/2020-12/schema');
+
+/**
+ * Undefined when `schema` is a usable JSON Schema, else why not. Each schema compiles in its own
+ * throwaway Ajv, so `$id`s never collide across schemas, files or repeated calls.
+ */
+export function schemaProblem(schema: unknown): string | undefined {
   if (typeof schema === 'boolean') return undefined;
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  if (validateMetaSchema !== undefined && !validateMetaSchema(rest)) {
+    const first = metaAjv.errorsText(validateMetaSchema.errors?.slice(0, 1), { dataVar: 'schema' });
+    return `is not a usable JSON Schema (${first})`;
+  }
   try {
-    embedded.compile(rest);
+    new Ajv2020({ strict: false, allErrors: false, validateSchema: false }).compile(rest);
     return undefined;
   } catch (error) {
     return `is not a usable JSON Schema (${(error as Error).message.split('\n')[0]})`;
@@ -74,13 +85,18 @@ function semanticIssues(workflow: Workflow): WorkflowIssue[] {
 
 function parseText(text: string, source: string): unknown {
   if (/\.json$/i.test(source)) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new WorkflowInvalidError(source, [
-        { field: '(file)', message: `is not JSON: ${(error as Error).message}` },
-      ]);
+    const parsed = parseJsonText(text);
+    if (parsed.ok) return parsed.value;
+    if ('syntax' in parsed) {
+      throw new WorkflowInvalidError(source, [{ field: '(file)', message: `is not JSON: ${parsed.syntax}` }]);
     }
+    throw new WorkflowInvalidError(
+      source,
+      parsed.duplicates.map(({ pointer, key }) => ({
+        field: fieldPath(pointer, key),
+        message: `is a duplicate key: '${key}' appears more than once in the same object`,
+      })),
+    );
   }
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   if (document.errors.length > 0) {
@@ -91,10 +107,19 @@ function parseText(text: string, source: string): unknown {
     throw new WorkflowInvalidError(source, issues);
   }
   try {
-    return document.toJS({ maxAliasCount: 100 }) as unknown;
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   } catch (error) {
     throw new WorkflowInvalidError(source, [{ field: '(file)', message: (error as Error).message }]);
   }
+}
+
+/** Validates an already parsed workflow value; `source` names it in errors. */
+export function validateWorkflowValue(value: unknown, source: string): Workflow {
+  if (!validateWorkflow(value)) throw new WorkflowInvalidError(source, issuesFromAjv(validateWorkflow.errors));
+  const workflow = value as unknown as Workflow;
+  const issues = semanticIssues(workflow);
+  if (issues.length > 0) throw new WorkflowInvalidError(source, issues);
+  return workflow;
 }
 
 /** Parses and validates workflow text; `source` names it in errors and picks JSON for `*.json`. */
@@ -104,20 +129,14 @@ export function parseWorkflow(text: string, source: string): Workflow {
       { field: '(file)', message: `is larger than ${MAX_WORKFLOW_BYTES} bytes` },
     ]);
   }
-  const value = parseText(text, source);
-  if (!validateWorkflow(value)) throw new WorkflowInvalidError(source, issuesFromAjv(validateWorkflow.errors));
-  const workflow = value as unknown as Workflow;
-  const issues = semanticIssues(workflow);
-  if (issues.length > 0) throw new WorkflowInvalidError(source, issues);
-  return workflow;
+  return validateWorkflowValue(parseText(text, source), source);
 }
 
+/** Reads a workflow file: a regular file of at most MAX_WORKFLOW_BYTES of UTF-8, checked before parsing. */
 export async function loadWorkflowFile(path: string): Promise<Workflow> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new WorkflowInvalidError(path, [{ field: '(file)', message: 'cannot be read' }], { cause: error });
+  const input = await readInputFile(path, MAX_WORKFLOW_BYTES);
+  if (!input.ok) {
+    throw new WorkflowInvalidError(path, [{ field: '(file)', message: input.problem }], { cause: input.cause });
   }
-  return parseWorkflow(text, path);
+  return parseWorkflow(input.text, path);
 }

@@ -10,15 +10,21 @@ function width(text: string): number {
   return total;
 }
 
-/** One table cell: one line, pipes escaped. */
-export function cell(text: string): string {
-  return text
-    .replace(/\s*\n\s*/g, ' ')
-    .replaceAll('|', '\\|')
-    .trim();
+/**
+ * One line of text: every line break (with the blanks around it) becomes one space, so text from a
+ * workflow or a report can never start a heading, a list or a second verdict.
+ */
+export function inline(text: string): string {
+  return text.replace(/\s*[\r\n\u2028\u2029]\s*/g, ' ').trim();
 }
 
-export function code(text: string): string {
+/** One table cell: one line, pipes escaped. */
+export function cell(text: string): string {
+  return inline(text).replaceAll('|', '\\|');
+}
+
+export function code(raw: string): string {
+  const text = inline(raw);
   const fence = text.includes('`') ? '``' : '`';
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
@@ -38,5 +44,5 @@ export function jsonBlock(value: unknown): string {
 }
 
 export function bullets(items: readonly string[]): string {
-  return items.map((item) => `- ${item}`).join('\n');
+  return items.map((item) => `- ${inline(item)}`).join('\n');
 }

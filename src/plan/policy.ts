@@ -68,19 +68,24 @@ export function buildSafety(workflow: Workflow, wire: Wire, rows: readonly Round
     ];
   }
   const mrtr = wire === 'mrtr';
+  const legacy = wire === 'legacy';
   const cap = roundCap(workflow, rows);
   return [
     {
       rule: 'approval',
       policy: mrtr
         ? 'The client shows each embedded request (tool, input key, prompt) and runs it only after approval.'
-        : "No client approval round: the tool description discloses the server's model use and its provider.",
+        : legacy
+          ? 'The client shows each live sampling request (tool, prompt) and runs it only after approval.'
+          : "No client approval round: the tool description discloses the server's model use and its provider.",
     },
     {
       rule: 'round cap',
       policy: mrtr
         ? `${cap} input_required rounds per call (re-asks included), counted in the sealed state; the client caps too.`
-        : `At most ${cap} model calls per tools/call, retries included.`,
+        : legacy
+          ? `At most ${cap} live sampling requests per tools/call, re-asks included; the client caps too.`
+          : `At most ${cap} model calls per tools/call, retries included.`,
     },
     { rule: 'tokens', policy: `maxTokens per round: ${tokenLine(rows)}.` },
     { rule: 'bytes', policy: `${byteLine(rows)}. Larger answers are rejected before parsing.` },
@@ -92,9 +97,11 @@ export function buildSafety(workflow: Workflow, wire: Wire, rows: readonly Round
       rule: 'capabilities',
       policy: mrtr
         ? 'Embed only what the request declared: -32021 without sampling; tools in sampling only with sampling.tools.'
-        : 'No client capability is needed; the server never embeds input requests.',
+        : legacy
+          ? 'Send sampling/createMessage only to clients that declared sampling at initialize; tools only with sampling.tools.'
+          : 'No client capability is needed; the server never embeds input requests.',
     },
-    ...(mrtr
+    ...(mrtr || legacy
       ? [{ rule: 'context', policy: 'includeContext omitted or "none"; send the minimum explicit context.' }]
       : []),
     {
@@ -105,18 +112,22 @@ export function buildSafety(workflow: Workflow, wire: Wire, rows: readonly Round
       rule: 'refusal',
       policy: mrtr
         ? 'A declined request ends the flow (no retry, nothing to clean up); an unusable answer gets -32602.'
-        : 'A provider refusal or unusable answer becomes an isError result with a hint; nothing is invented.',
+        : legacy
+          ? 'A rejected request (error -1) or an unusable answer ends the call with an isError result and a hint.'
+          : 'A provider refusal or unusable answer becomes an isError result with a hint; nothing is invented.',
     },
   ];
 }
 
 export function buildRemoval(workflow: Workflow, wire: Wire): Plan['removal'] {
-  if (wire === 'mrtr') {
+  if (wire === 'mrtr' || wire === 'legacy') {
     return {
       applies: true,
       condition:
         workflow.removal?.condition ??
-        "every client the tool serves can take a direct-inference result, or the client's model is no longer a requirement",
+        (wire === 'legacy'
+          ? "2025-11-25 clients no longer need serving (they move to 2026-07-28 and direct inference), or the client's model is no longer a requirement"
+          : "every client the tool serves can take a direct-inference result, or the client's model is no longer a requirement"),
       date: workflow.removal?.date ?? SAMPLING_REMOVABLE_ON,
     };
   }

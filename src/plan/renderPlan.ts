@@ -1,5 +1,5 @@
 /** The plan as one page of Markdown (the default output of `plan`), or as JSON (`--json`). */
-import { bullets, code, jsonBlock, table } from './markdown.js';
+import { bullets, code, inline, jsonBlock, table } from './markdown.js';
 import { prettyJson } from './prettyJson.js';
 import type { Finding, Plan, RoundRow } from './types.js';
 
@@ -42,7 +42,7 @@ function roundTable(rounds: Plan['rounds']): string {
 
 function stateSection(state: Plan['state']): string {
   if (!state.applies) return 'No requestState: nothing crosses the client between requests.';
-  const carries = state.carries.length > 0 ? `\n\nCarries: ${state.carries.join('; ')}.` : '';
+  const carries = state.carries.length > 0 ? `\n\nCarries: ${state.carries.map(inline).join('; ')}.` : '';
   return (
     `**${state.protection}**, bound to: ${state.binding.join('; ')}. Expiry: ${state.ttlSeconds} s.${carries}\n\n` +
     bullets(state.notes)
@@ -50,10 +50,11 @@ function stateSection(state: Plan['state']): string {
 }
 
 function removalSection(removal: Plan['removal']): string {
-  if (!removal.applies) return `Nothing to remove: ${removal.condition}.`;
-  if (removal.date === null) return `Remove the sampling path now: ${removal.condition}.`;
+  const condition = removal.condition;
+  if (!removal.applies) return `Nothing to remove: ${condition}.`;
+  if (removal.date === null) return `Remove the sampling path now: ${condition}.`;
   return (
-    `Remove the sampling path when ${removal.condition}. Date: on or after ${removal.date} ` +
+    `Remove the sampling path when ${condition}. Date: on or after ${inline(removal.date)} ` +
     '(sampling is deprecated and removable on or after 2027-07-28).'
   );
 }

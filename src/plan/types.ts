@@ -3,7 +3,11 @@
 export const PLAN_FORMAT = 'mcp-model-input/plan@1';
 
 export type Verdict = 'direct inference' | 'temporary MRTR compatibility' | 'no model required';
-export type Wire = 'mrtr' | 'inline' | 'none';
+/**
+ * How model steps reach a model: MRTR rounds (2026-07-28 clients), live sampling in a 2025-11-25
+ * adapter (when only those clients must be served), the server's own provider, or no model.
+ */
+export type Wire = 'mrtr' | 'legacy' | 'inline' | 'none';
 
 export interface Finding {
   /** Stable identifier, e.g. `include_context_all_servers`. */

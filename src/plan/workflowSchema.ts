@@ -6,6 +6,10 @@ const text = (description: string) => ({ type: 'string', minLength: 1, descripti
 const flag = (description: string) => ({ type: 'boolean', description });
 const IDENTIFIER = '^[A-Za-z0-9_.-]{1,64}$';
 const priority = { type: 'number', minimum: 0, maximum: 1 };
+/** The largest per-round token budget a workflow may declare, and the most steps it may have. */
+export const MAX_STEP_TOKENS = 200000;
+export const MAX_STEPS = 32;
+export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_.-]{1,128}$';
 const MODEL_ONLY = ['inputKey', 'output', 'budget', 'preferences', 'disclosed', 'decides', 'replaceableByCode'];
 
 const step = {
@@ -38,7 +42,7 @@ const step = {
       required: ['maxTokens'],
       description: 'Model steps: the per-round budget.',
       properties: {
-        maxTokens: { type: 'integer', minimum: 1, maximum: 200000 },
+        maxTokens: { type: 'integer', minimum: 1, maximum: MAX_STEP_TOKENS },
         maxResponseBytes: { type: 'integer', minimum: 1, maximum: 16777216 },
         maxPromptBytes: { type: 'integer', minimum: 1, maximum: 16777216 },
       },
@@ -148,7 +152,7 @@ export const WORKFLOW_SCHEMA = {
       additionalProperties: false,
       required: ['name', 'description', 'arguments'],
       properties: {
-        name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,128}$' },
+        name: { type: 'string', pattern: TOOL_NAME_PATTERN },
         title: text('Display title.'),
         description: text('The tool description shown to models and users.'),
         arguments: {
@@ -159,7 +163,7 @@ export const WORKFLOW_SCHEMA = {
         },
       },
     },
-    steps: { type: 'array', minItems: 1, maxItems: 32, items: step },
+    steps: { type: 'array', minItems: 1, maxItems: MAX_STEPS, items: step },
     requirements: {
       type: 'object',
       additionalProperties: false,

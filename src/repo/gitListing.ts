@@ -101,7 +101,8 @@ class ExtraRules {
     if (dir === this.lastDir && this.lastScope !== undefined) return this.lastScope;
     let result = this.cache.get(dir);
     // `base` itself, and anything not below it (git prints `base/` for a nested repository), gets the base scope.
-    if (result === undefined && this.base !== '' && !dir.startsWith(`${this.base}/`)) result = this.cache.get(this.base);
+    if (result === undefined && this.base !== '' && !dir.startsWith(`${this.base}/`))
+      result = this.cache.get(this.base);
     if (result === undefined) {
       // Every other path lies below `base`, whose scope is cached: the recursion ends there.
       const parent = this.at(dirOf(dir));

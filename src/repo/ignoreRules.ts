@@ -96,7 +96,10 @@ function nameCondition(pattern: string): string | 'any' | undefined {
   if (body.endsWith('/')) body = body.slice(0, -1);
   const segment = body.slice(body.lastIndexOf('/') + 1);
   if (segment === '' || segment.includes('**') || /[\\[\]]/.test(segment)) return 'any';
-  return segment.replace(/[.+^${}()|]/g, (char) => `\\${char}`).replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  return segment
+    .replace(/[.+^${}()|]/g, (char) => `\\${char}`)
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
 }
 
 /**

@@ -74,7 +74,9 @@ export function describeTools(tools: readonly AnyToolDefinition[]): Tool[] {
       title: tool.title,
       description: tool.description,
       inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
+      ...(tool.outputSchema !== undefined && {
+        outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
+      }),
       ...(tool.annotations !== undefined && { annotations: tool.annotations }),
     }));
 }

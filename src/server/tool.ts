@@ -31,7 +31,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   title: string;
   description: string;
   inputSchema: S;
-  outputSchema: z.ZodType;
+  /** When set, every complete result must carry matching `structuredContent`. */
+  outputSchema?: z.ZodType;
   annotations?: ToolAnnotations;
   run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult | InputRequiredResult>;
 }

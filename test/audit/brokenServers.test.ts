@@ -8,7 +8,9 @@ import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
+import { MAX_RESPONSE_BYTES, type FetchLike } from '../../src/audit/httpChannel.js';
 import { runAudit } from '../../src/audit/runAudit.js';
+import { ToolArgumentsRejectedError } from '../../src/audit/toolArgumentsRejectedError.js';
 import type { AuditReport } from '../../src/audit/types.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { stubFetch, type Fault } from './stubServer.js';
@@ -63,6 +65,16 @@ describe('audit over HTTP against the stub', () => {
     ['malformed_response_accepted', ['mrtr.malformed_response']],
     ['unbounded_rounds', ['mrtr.fresh_ids_accepted']],
     ['no_max_tokens', ['mrtr.sampling_params']],
+    ['empty_messages', ['mrtr.sampling_params']],
+    [
+      'error_status_200',
+      ['envelope.invalid_params', 'envelope.unsupported_version', 'envelope.missing_capability', 'methods.unknown'],
+    ],
+    ['missing_capability_without_data', ['envelope.missing_capability']],
+    ['unsupported_version_extra_data', ['envelope.unsupported_version']],
+    ['discover_without_version', ['discover.result']],
+    ['discover_without_capabilities', ['discover.result']],
+    ['bad_tool_descriptors', ['tools_list.result']],
   ])('%s fails exactly %j', async (fault, expected) => {
     const report = await auditStub([fault]);
     expect(failing(report)).toEqual(expected);
@@ -71,6 +83,162 @@ describe('audit over HTTP against the stub', () => {
       expect(rule.detail.length).toBeGreaterThan(0);
       expect(rule.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/2026-07-28\//);
     }
+  });
+
+  it('checks the HTTP status of each error, and the exact data of -32021 and -32022', async () => {
+    const detail = async (fault: Fault, id: string) =>
+      (await auditStub([fault])).rules.find((rule) => rule.id === id)?.detail;
+    expect(await detail('error_status_200', 'envelope.invalid_params')).toContain('no params: HTTP 200 instead of 400');
+    expect(await detail('error_status_200', 'envelope.unsupported_version')).toBe('HTTP 200 instead of 400');
+    expect(await detail('error_status_200', 'envelope.missing_capability')).toBe('-32021 with HTTP 200 instead of 400');
+    expect(await detail('error_status_200', 'methods.unknown')).toBe('HTTP 200 instead of 404');
+    expect(await detail('missing_capability_without_data', 'envelope.missing_capability')).toBe(
+      '-32021 without data.requiredCapabilities: null',
+    );
+    expect(await detail('unsupported_version_extra_data', 'envelope.unsupported_version')).toMatch(
+      /^data is .*"hint":"use 2026-07-28"\}, expected exactly \{supported, requested\}$/,
+    );
+    expect(await detail('bad_tool_descriptors', 'tools_list.result')).toBe(
+      'tools[2] has no name; array_tool: inputSchema is not an object schema',
+    );
+    expect(await detail('empty_messages', 'mrtr.sampling_params')).toBe(
+      'round 1: draft has no messages; round 2: polish has no messages',
+    );
+  });
+
+  describe('mrtr.state_arguments_bound', () => {
+    const bound = async (faults: Fault[]) =>
+      (await auditStub(faults)).rules.find((rule) => rule.id === 'mrtr.state_arguments_bound');
+
+    it('changes an enum argument to another member, and passes a server that binds state', async () => {
+      const report = await auditStub(['enum_argument']);
+      expect(failing(report)).toEqual([]);
+      expect(report.rules.find((rule) => rule.id === 'mrtr.state_arguments_bound')).toMatchObject({
+        status: 'pass',
+        detail: 'the state under {"text":"world"}: -32602',
+      });
+    });
+
+    it('fails a server that does not bind state to arguments, even when it validates an enum argument', async () => {
+      expect(failing(await auditStub(['enum_argument', 'state_not_bound_to_arguments']))).toEqual([
+        'mrtr.state_arguments_bound',
+      ]);
+      expect(await bound(['enum_argument', 'state_not_bound_to_arguments'])).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/^the state under \{"text":"world"\} was accepted/),
+      });
+    });
+
+    it('is not applicable when the tool rejects the changed arguments on their own', async () => {
+      expect(await bound(['strict_arguments', 'state_not_bound_to_arguments'])).toEqual(
+        expect.objectContaining({
+          status: 'not_applicable',
+          detail:
+            'echo_upper rejects the changed arguments {"text":"hello-changed"} on their own (error -32602 ' +
+            '"text must be hello" (HTTP 400)), so a refusal would prove nothing',
+        }),
+      );
+    });
+  });
+
+  describe('notifications.unanswered over HTTP', () => {
+    /** The stub, except that notifications get `reply` instead of a 202. */
+    const refusing =
+      (reply: () => Response): FetchLike =>
+      async (input, init) => {
+        const request = new Request(input, init);
+        const body = (await request.clone().json()) as Record<string, unknown>;
+        return body['id'] === undefined ? reply() : stubFetch([])(request);
+      };
+    const notifications = async (reply: () => Response) => {
+      const report = await runAudit({
+        target: { transport: 'http', url: 'http://stub.test/mcp' },
+        fetch: refusing(reply),
+        interop: false,
+      });
+      return report.rules.find((rule) => rule.id === 'notifications.unanswered');
+    };
+    const error = { code: -32601, message: 'unknown notification' };
+
+    it('passes a 4xx refusal with an empty body or an id-less error body, as the spec allows', async () => {
+      expect(await notifications(() => Response.json({ jsonrpc: '2.0', error }, { status: 400 }))).toMatchObject({
+        status: 'pass',
+        detail: 'no JSON-RPC response (refused with HTTP 400)',
+      });
+      expect(await notifications(() => new Response(null, { status: 404 }))).toMatchObject({ status: 'pass' });
+      expect(
+        await notifications(() => Response.json({ jsonrpc: '2.0', id: null, error }, { status: 400 })),
+      ).toMatchObject({ status: 'pass' });
+    });
+
+    it('fails a JSON-RPC response: on a 200, on a 202, or a 4xx whose error carries an id', async () => {
+      expect(await notifications(() => Response.json({ jsonrpc: '2.0', error }, { status: 200 }))).toMatchObject({
+        status: 'fail',
+        detail: expect.stringContaining(
+          'notifications/cancelled: HTTP 200 with 74 body bytes, expected 202 or a 4xx refusal',
+        ),
+      });
+      expect(await notifications(() => Response.json({ jsonrpc: '2.0', error }, { status: 202 }))).toMatchObject({
+        status: 'fail',
+      });
+      expect(await notifications(() => Response.json({ jsonrpc: '2.0', id: 7, error }, { status: 400 }))).toMatchObject(
+        { status: 'fail', detail: expect.stringContaining('not a JSON-RPC error without an id') },
+      );
+      expect(await notifications(() => new Response(null, { status: 500 }))).toMatchObject({ status: 'fail' });
+    });
+  });
+
+  it('caps what it reads of a response body', async () => {
+    const huge: FetchLike = async (input, init) => {
+      const request = new Request(input, init);
+      const body = (await request.clone().json()) as Record<string, unknown>;
+      if (body['method'] !== 'server/discover') return stubFetch([])(request);
+      const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 64) controller.enqueue(chunk);
+          else controller.close();
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'application/json' } });
+    };
+    const report = await runAudit({
+      target: { transport: 'http', url: 'http://stub.test/mcp' },
+      fetch: huge,
+      interop: false,
+    });
+    expect(report.rules.find((rule) => rule.id === 'discover.result')?.detail).toBe(
+      `server/discover answered HTTP 200: response body is larger than ${MAX_RESPONSE_BYTES} bytes`,
+    );
+  });
+
+  it('rejects arguments the tool refuses as bad input to the audit, not as rule failures', async () => {
+    const audit = runAudit({
+      target: { transport: 'http', url: 'http://stub.test/mcp' },
+      fetch: stubFetch(['enum_argument']),
+      tool: { name: 'echo_upper', arguments: { text: 'nope' } },
+      interop: false,
+    });
+    await expect(audit).rejects.toBeInstanceOf(ToolArgumentsRejectedError);
+    await expect(audit).rejects.toMatchObject({
+      code: 'usage',
+      message: 'echo_upper rejects the arguments {"text":"nope"}: -32602 "text must be hello or world"',
+    });
+  });
+
+  it('fails tool.listed for a tool the server does not list, and skips the tool rules', async () => {
+    const report = await runAudit({
+      target: { transport: 'http', url: 'http://stub.test/mcp' },
+      fetch: stubFetch([]),
+      tool: { name: 'no_such_tool', arguments: {} },
+      interop: false,
+    });
+    expect(failing(report)).toEqual(['tool.listed']);
+    expect(report.rules.find((rule) => rule.id === 'mrtr.state_tampered')).toMatchObject({
+      status: 'not_applicable',
+      detail: 'no_such_tool is not listed',
+    });
   });
 
   it('sends the 2026-07-28 headers and any --header on every probe request', async () => {

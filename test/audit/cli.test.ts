@@ -1,4 +1,6 @@
 /** `plan` and `audit` usage errors, in-process through `main`: one line on stderr, exit 2, nothing on stdout. */
+import { fileURLToPath } from 'node:url';
+
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
@@ -40,6 +42,27 @@ describe('usage errors', () => {
     expect(await main(['plan', '--from-audit', 'package.json'])).toBe(2);
     expect(String(err.mock.calls[0]?.[0])).toMatch(/package\.json is not an audit --json report:\n {2}format: /);
     expect(write).not.toHaveBeenCalled();
+  });
+
+  it('audit reports arguments the tool rejects as a usage problem naming --args, not as failed rules', async () => {
+    const stub = fileURLToPath(new URL('./stubStdio.ts', import.meta.url));
+    const command = `'${process.execPath}' --import tsx '${stub}' enum_argument`;
+    const audit = (...extra: string[]) =>
+      main(['audit', '--stdio', command, '--tool', 'echo_upper', '--no-interop', '--timeout', '20000', ...extra]);
+    expect(await audit('--args', '{"text":"nope"}')).toBe(2);
+    expect(err).toHaveBeenCalledTimes(1);
+    expect(String(err.mock.calls[0]?.[0])).toBe(
+      'mcp-model-input: audit: --args: echo_upper rejects the arguments {"text":"nope"}: ' +
+        '-32602 "text must be hello or world"; pass --args the tool accepts',
+    );
+    expect(write).not.toHaveBeenCalled();
+    expect(await audit()).toBe(2);
+    expect(String(err.mock.calls[1]?.[0])).toContain('audit: no --args (so {}): echo_upper rejects the arguments {}');
+  });
+
+  it('audit --answers must be a readable regular file', async () => {
+    expect(await main(['audit', '--url', 'http://h/mcp', '--tool', 't', '--answers', '/'])).toBe(2);
+    expect(String(err.mock.calls[0]?.[0])).toBe('mcp-model-input: --answers: / is a directory, not a file');
   });
 
   it('prints help for both commands', async () => {

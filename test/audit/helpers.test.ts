@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { changeArguments } from '../../src/audit/changeArguments.js';
-import { mirroredHeaders } from '../../src/audit/httpChannel.js';
+import { discoverProblems, toolsListProblems } from '../../src/audit/checks/discovery.js';
+import { mirroredHeaders, readBody } from '../../src/audit/httpChannel.js';
 import { renderAuditText } from '../../src/audit/renderReport.js';
 import { RULES } from '../../src/audit/rules.js';
 import { createScriptedHost } from '../../src/audit/scriptedHost.js';
@@ -72,6 +73,80 @@ describe('changeArguments', () => {
     const numeric = { type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 3, default: 3 } } };
     expect(changeArguments({}, numeric)).toEqual({ n: 2 });
     expect(changeArguments({}, { type: 'object', properties: { flag: { type: 'boolean' } } })).toBeUndefined();
+  });
+
+  it('stays within the schema: another enum member, a string that fits, nothing for a pattern', () => {
+    const schema = (text: Record<string, unknown>) => ({ type: 'object', properties: { text } });
+    expect(changeArguments({ text: 'hello' }, schema({ type: 'string', enum: ['hello', 'world'] }))).toEqual({
+      text: 'world',
+    });
+    expect(changeArguments({ text: 'hello' }, schema({ type: 'string', enum: ['hello'] }))).toBeUndefined();
+    expect(changeArguments({ text: 'hello' }, schema({ type: 'string', maxLength: 5 }))).toEqual({ text: 'hellx' });
+    expect(changeArguments({ text: 'hello' }, schema({ type: 'string', pattern: '^h' }))).toBeUndefined();
+    expect(changeArguments({ text: 'hello' }, schema({ const: 'hello' }))).toBeUndefined();
+    const unused = { type: 'object', properties: { mode: { type: 'string', enum: ['a', 'b'], default: 'a' } } };
+    expect(changeArguments({}, unused)).toEqual({ mode: 'b' });
+  });
+});
+
+describe('discovery result checks, one problem at a time', () => {
+  const discover = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} };
+
+  it('server/discover: complete, lists 2026-07-28, has a capabilities object', () => {
+    expect(discoverProblems(discover)).toEqual([]);
+    expect(discoverProblems({ ...discover, resultType: 'input_required' })).toEqual(['resultType is "input_required"']);
+    expect(discoverProblems({ ...discover, supportedVersions: ['2025-11-25'] })).toEqual([
+      'supportedVersions is ["2025-11-25"], without 2026-07-28',
+    ]);
+    expect(discoverProblems({ ...discover, supportedVersions: '2026-07-28' })).toEqual([
+      'supportedVersions is "2026-07-28", without 2026-07-28',
+    ]);
+    expect(discoverProblems({ ...discover, capabilities: [] })).toEqual(['capabilities is not an object']);
+    expect(discoverProblems({ resultType: 'complete', supportedVersions: ['2026-07-28'] })).toEqual([
+      'capabilities is not an object',
+    ]);
+  });
+
+  it('tools/list: complete, an array of tools, each named with an object inputSchema', () => {
+    const tool = { name: 't', inputSchema: { type: 'object' } };
+    expect(toolsListProblems({ resultType: 'complete', tools: [tool] })).toEqual([]);
+    expect(toolsListProblems({ tools: [tool] })).toEqual(['resultType is null']);
+    expect(toolsListProblems({ resultType: 'complete', tools: {} })).toEqual(['tools is not an array']);
+    expect(toolsListProblems({ resultType: 'complete', tools: [tool, { inputSchema: { type: 'object' } }] })).toEqual([
+      'tools[1] has no name',
+    ]);
+    expect(toolsListProblems({ resultType: 'complete', tools: [{ ...tool, name: '' }] })).toEqual([
+      'tools[0] has no name',
+    ]);
+    expect(
+      toolsListProblems({ resultType: 'complete', tools: [{ name: 'a', inputSchema: { type: 'array' } }] }),
+    ).toEqual(['a: inputSchema is not an object schema']);
+    expect(toolsListProblems({ resultType: 'complete', tools: [{ name: 'b' }] })).toEqual([
+      'b: inputSchema is not an object schema',
+    ]);
+  });
+});
+
+describe('readBody', () => {
+  it('reads UTF-8 up to the limit, refuses more (declared or streamed) and refuses other encodings', async () => {
+    expect(await readBody(new Response('{"a":"é"}'), 64)).toEqual({ text: '{"a":"é"}' });
+    expect(await readBody(new Response(null, { status: 202 }), 64)).toEqual({ text: '' });
+    expect(await readBody(new Response('x'.repeat(65), { headers: { 'content-length': '65' } }), 64)).toEqual({
+      failure: 'response body of 65 bytes is larger than 64 bytes',
+    });
+    expect(await readBody(new Response('x'.repeat(65)), 64)).toEqual({
+      failure: 'response body is larger than 64 bytes',
+    });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(20).fill(0x20));
+        controller.close();
+      },
+    });
+    expect(await readBody(new Response(stream), 64)).toEqual({ failure: 'response body is larger than 64 bytes' });
+    expect(await readBody(new Response(new Uint8Array([0x7b, 0xe9, 0x7d])), 64)).toEqual({
+      failure: 'response body is not UTF-8',
+    });
   });
 });
 

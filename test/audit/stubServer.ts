@@ -1,7 +1,8 @@
 /**
  * A raw JSON-RPC MCP server for the audit tests: correct by default (two tools; `echo_upper` runs two
- * HMAC-sealed MRTR rounds), with faults that each break one rule. Served in-process over HTTP
- * (`stubFetch`) and as a real process on stdio (stubStdio.ts).
+ * HMAC-sealed MRTR rounds), with faults that each break one rule (a few break two, see docs/audit.md).
+ * `enum_argument` and `strict_arguments` are not faults but argument validation the audit must cope
+ * with. Served in-process over HTTP (`stubFetch`) and as a real process on stdio (stubStdio.ts).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -26,6 +27,15 @@ export const FAULTS = [
   'stdout_noise',
   'unbounded_rounds',
   'no_max_tokens',
+  'empty_messages',
+  'error_status_200',
+  'missing_capability_without_data',
+  'unsupported_version_extra_data',
+  'discover_without_version',
+  'discover_without_capabilities',
+  'bad_tool_descriptors',
+  'enum_argument',
+  'strict_arguments',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -37,6 +47,7 @@ export interface StubReply {
 }
 
 const VERSION = '2026-07-28';
+const ENUM: unknown[] = ['hello', 'world'];
 const KEY = Buffer.from('stub-server-key-for-tests-only');
 const isObject = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -99,7 +110,9 @@ export function createStub(faults: readonly Fault[]): (message: Message) => Stub
           [key]: {
             method: 'sampling/createMessage',
             params: {
-              messages: [{ role: 'user', content: { type: 'text', text: `Write the ${key}.` } }],
+              messages: has('empty_messages')
+                ? []
+                : [{ role: 'user', content: { type: 'text', text: `Write the ${key}.` } }],
               ...(!has('no_max_tokens') && { maxTokens: 100 }),
               ...(has('include_context_all_servers') && { includeContext: 'allServers' }),
             },
@@ -120,8 +133,13 @@ export function createStub(faults: readonly Fault[]): (message: Message) => Stub
   function echoUpper(id: unknown, params: Message, capabilities: Message): StubReply {
     const args = params['arguments'] ?? {};
     if (!('sampling' in capabilities) && !has('no_capability_check')) {
-      return error(id, -32021, 'sampling required', { requiredCapabilities: { sampling: {} } });
+      return has('missing_capability_without_data')
+        ? error(id, -32021, 'sampling required')
+        : error(id, -32021, 'sampling required', { requiredCapabilities: { sampling: {} } });
     }
+    const text = isObject(args) ? args['text'] : undefined;
+    if (has('enum_argument') && !ENUM.includes(text)) return error(id, -32602, 'text must be hello or world');
+    if (has('strict_arguments') && text !== 'hello') return error(id, -32602, 'text must be hello');
     if (params['requestState'] === undefined) return ask(id, 'draft', args, 1);
     const state = open(params['requestState']);
     if (state === undefined || state['tool'] !== 'echo_upper') return error(id, -32602, 'Invalid requestState');
@@ -159,17 +177,32 @@ export function createStub(faults: readonly Fault[]): (message: Message) => Stub
     if (version !== VERSION) {
       return has('wrong_error_codes')
         ? error(id, -32000, 'Unsupported version')
-        : error(id, -32022, 'Unsupported version', { supported: [VERSION], requested: version });
+        : error(id, -32022, 'Unsupported version', {
+            supported: [VERSION],
+            requested: version,
+            ...(has('unsupported_version_extra_data') && { hint: 'use 2026-07-28' }),
+          });
     }
     if (!isObject(capabilities)) return error(id, invalid, 'Invalid params');
     switch (message['method']) {
       case 'server/discover':
-        return result(id, { supportedVersions: [VERSION], capabilities: { tools: {} } }, true);
+        return result(
+          id,
+          {
+            supportedVersions: has('discover_without_version') ? ['2025-11-25'] : [VERSION],
+            ...(!has('discover_without_capabilities') && { capabilities: { tools: {} } }),
+          },
+          true,
+        );
       case 'tools/list': {
         if (has('input_required_from_list') && 'sampling' in capabilities) return ask(id, 'draft', {}, 1);
-        const tools = [
-          { name: 'echo_upper', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+        const text = { type: 'string', ...(has('enum_argument') && { enum: ENUM }) };
+        const tools: Message[] = [
+          { name: 'echo_upper', inputSchema: { type: 'object', properties: { text } } },
           { name: 'ping_tool', inputSchema: { type: 'object', properties: {} } },
+          ...(has('bad_tool_descriptors')
+            ? [{ inputSchema: { type: 'object' } }, { name: 'array_tool', inputSchema: { type: 'array' } }]
+            : []),
         ];
         if (has('nondeterministic_list') && listCalls++ % 2 === 1) tools.reverse();
         return result(id, { tools }, true);
@@ -192,11 +225,14 @@ export function stubFetch(
   return async (input, init) => {
     const request = new Request(input, init);
     if (request.method !== 'POST') return new Response(null, { status: 405 });
-    const reply = handle((await request.json()) as Message);
+    const incoming = (await request.json()) as Message;
+    const reply = handle(incoming);
     const headers: Record<string, string> = has(faults, 'session_header') ? { 'mcp-session-id': 'stub-session-1' } : {};
     if (reply.message === undefined) return new Response(null, { status: 202, headers });
     const code = reply.message['error']?.code as number | undefined;
-    const status = code === undefined ? 200 : code === -32601 ? 404 : 400;
+    // A notification that gets an answer gets it as a normal response (200), which the spec forbids.
+    const answered = incoming['id'] === undefined || has(faults, 'error_status_200');
+    const status = code === undefined || answered ? 200 : code === -32601 ? 404 : 400;
     if (reply.before !== undefined) {
       const events = [...reply.before, reply.message]
         .map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`)

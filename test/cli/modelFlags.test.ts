@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { modelPlanFromFlags } from '../../src/cli/modelFlags.js';
+import { silentLogger } from '../../src/logger.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI, meta, stdioChannel } from '../helpers/rawChannel.js';
 import { chatCompletion, errorBody, startFakeProvider, type FakeProvider } from '../models/fakeProviders.js';
@@ -121,6 +123,8 @@ describe('configuration errors at start-up: one line, exit 2', () => {
     [['summarize', '.', '--model-retries', '11'], '--model-retries must be an integer from 0 to 10'],
     [['serve', '--stdio', '--max-model-calls', 'x'], '--max-model-calls must be an integer'],
     [['serve', '--stdio', '--max-model-tokens', '5'], '--max-model-tokens must be an integer from 1000'],
+    [['serve', '--stdio', '--model-deadline', '0'], '--model-deadline must be an integer from 1 to 3600'],
+    [['summarize', '.', '--model-deadline', '3601'], '--model-deadline must be an integer from 1 to 3600'],
   ])('%j', async (args, message) => {
     const { code, stderr } = await cli(args);
     expect(code).toBe(2);
@@ -134,6 +138,24 @@ describe('configuration errors at start-up: one line, exit 2', () => {
     });
     expect(code).toBe(2);
     expect(stderr).not.toContain('hunter2');
+  });
+});
+
+describe('help for the model flags', () => {
+  it('serve and summarize list --model-deadline and every retried status; --quiet says what it hides', async () => {
+    for (const command of ['serve', 'summarize']) {
+      const { stdout } = await cli([command, '--help']);
+      expect(stdout).toMatch(/--model-deadline SECONDS +wall-clock time for all model calls/);
+      expect(stdout).toMatch(/--model-retries N +retries on 429, 408, 409, 5xx,/);
+      expect(stdout).toMatch(/--quiet .*one line per model call/);
+    }
+    const { stdout } = await cli(['--help']);
+    expect(stdout).toContain('summarize a repository in-process (default model: builtin)');
+  });
+
+  it('--model-deadline becomes the plan budget, in milliseconds; 180 s by default', () => {
+    expect(modelPlanFromFlags({ 'model-deadline': '5' }, silentLogger, {}).budget?.deadlineMs).toBe(5000);
+    expect(modelPlanFromFlags({}, silentLogger, {}).budget?.deadlineMs).toBe(180_000);
   });
 });
 

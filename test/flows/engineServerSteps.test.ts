@@ -3,7 +3,7 @@
  * repair and fallback only when the step declares them, usage only in the field the flow names,
  * and cancellation is not turned into a tool result.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
@@ -12,8 +12,12 @@ import { answerText, type FlowDefinition, type ModelStep } from '../../src/flows
 import { FlowAnswerError } from '../../src/flows/flowAnswerError.js';
 import { silentLogger } from '../../src/logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../../src/models/modelSource.js';
+import { createOpenAIChatModel } from '../../src/models/providers/openaiChat.js';
 import type { ModelPlan } from '../../src/models/sources.js';
+import type { ModelBudget } from '../../src/models/usage.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
+import { capturingLogger } from '../helpers/servers.js';
+import { errorBody, instantRetry, startFakeProvider, type FakeProvider } from '../models/fakeProviders.js';
 
 type State = { phase: 'ask' };
 
@@ -63,8 +67,17 @@ function flowOf(options: { recover?: boolean; usageField?: string } = {}): FlowD
   };
 }
 
-function run(flow: FlowDefinition<object, State>, model: CompletionModel, signal = new AbortController().signal) {
-  const plan: ModelPlan = { spec: 'test', sourceFor: () => ({ kind: 'server', model }) };
+function run(
+  flow: FlowDefinition<object, State>,
+  model: CompletionModel,
+  signal = new AbortController().signal,
+  extra: { budget?: ModelBudget; now?: () => number } = {},
+) {
+  const plan: ModelPlan = {
+    spec: 'test',
+    sourceFor: () => ({ kind: 'server', model }),
+    ...(extra.budget !== undefined && { budget: extra.budget }),
+  };
   return runFlow(
     flow,
     {},
@@ -80,6 +93,7 @@ function run(flow: FlowDefinition<object, State>, model: CompletionModel, signal
       codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
       models: plan,
       logger: silentLogger,
+      ...(extra.now !== undefined && { now: extra.now }),
     },
   ) as Promise<CallToolResult>;
 }
@@ -139,5 +153,51 @@ describe('engine: server-owned steps', () => {
     const idle = scripted('ok');
     await expect(run(flowOf(), idle, controller.signal)).rejects.toThrow('client went away');
     expect(idle.seen).toHaveLength(0);
+  });
+
+  it('an empty answer is echoed in the repair request as a placeholder, never as an empty turn', async () => {
+    const model = scripted(' \n', 'ok');
+    const result = await run(flowOf({ recover: true }), model);
+    expect(result.isError).toBe(false);
+    expect(model.seen[1]?.params.messages[1]).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: '(empty answer)' },
+    });
+  });
+});
+
+describe('engine: the model deadline of a tool call', () => {
+  let provider: FakeProvider;
+  beforeAll(async () => {
+    provider = await startFakeProvider('openai');
+  });
+  afterAll(async () => {
+    await provider.close();
+  });
+
+  it('Retry-After waits that would pass --model-deadline end the call with an isError result (injected clock)', async () => {
+    let clock = 0;
+    const retry = instantRetry(10, (ms) => (clock += ms));
+    const model = createOpenAIChatModel({
+      model: 'm',
+      baseURL: provider.baseUrl,
+      timeoutMs: 60_000,
+      retry: retry.policy,
+      logger: capturingLogger(),
+    });
+    const limited = { status: 429, headers: { 'retry-after': '25' }, body: errorBody('openai', 429, 'slow down') };
+    // 10 retries of 25 s each would hold the call for over four minutes; the deadline allows 60 s.
+    provider.enqueue(limited, limited, limited);
+    const result = await run(flowOf({ recover: true }), model, new AbortController().signal, {
+      budget: { maxCalls: 6, maxTokens: 200_000, deadlineMs: 60_000 },
+      now: () => clock,
+    });
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain("The server's model could not answer");
+    expect(text).toContain('the 60 s this tool call may spend on model calls');
+    expect(text).toContain('--model-deadline');
+    expect(retry.delays).toEqual([25_000, 25_000]);
+    expect(provider.requests).toHaveLength(3);
   });
 });

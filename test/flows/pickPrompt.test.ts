@@ -8,11 +8,13 @@ import { isModelInputError } from '../../src/errors.js';
 import { createSummarizeRepoFlow, type SummarizeState } from '../../src/flows/summarizeRepo/flow.js';
 import {
   buildPickRequest,
+  buildSummaryRequest,
   capResultText,
   DEFAULT_BUDGETS,
   resolveBudgets,
 } from '../../src/flows/summarizeRepo/prompts.js';
 import type { SummarizeRepoArgs } from '../../src/flows/summarizeRepo/schema.js';
+import { parseFileBlocks } from '../../src/models/builtinFacts.js';
 import { parsePickPrompt } from '../../src/models/builtinPick.js';
 import { countTokens, openRepository, type RepoSurvey } from '../../src/repo/index.js';
 import { buildOutline } from '../../src/repo/outline.js';
@@ -153,5 +155,41 @@ describe('summarize_repo flow with budgets', () => {
     expect((done.done.structuredContent as { notes: string[] }).notes).toContain(
       'The summary was cut to about 60 tokens (the result budget).',
     );
+  });
+});
+
+describe('summary prompt', () => {
+  it('flags files that are not plain UTF-8 in their block header, readable by the built-in model', async () => {
+    const root = await temp.make();
+    await writeTree(root, {
+      'plain.md': 'plain\n',
+      'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      'wide.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('wide', 'utf16le')]),
+    });
+    const read = await (
+      await openRepository(root)
+    ).read(['plain.md', 'latin1.txt', 'wide.txt'], {
+      perFileBytes: 3,
+      totalBytes: 100,
+    });
+    const text = textOf(buildSummaryRequest({ repoName: 'r', audience: 'a', files: read.files }));
+    expect(text).toContain('<<<FILE path="plain.md" bytes=6 truncated=true>>>');
+    // Cut after 3 bytes, the Latin-1 file is still valid UTF-8 ("caf"): no flag.
+    expect(text).toContain('<<<FILE path="latin1.txt" bytes=5 truncated=true>>>');
+    expect(text).toContain('<<<FILE path="wide.txt" bytes=10 truncated=true encoding=utf16le>>>');
+    const blocks = parseFileBlocks(text).blocks;
+    expect(blocks.map((block) => [block.path, block.truncated])).toEqual([
+      ['plain.md', true],
+      ['latin1.txt', true],
+      ['wide.txt', true],
+    ]);
+  });
+
+  it('flags invalid bytes as replaced', async () => {
+    const root = await temp.make();
+    await writeTree(root, { 'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+    const read = await (await openRepository(root)).read(['latin1.txt'], { perFileBytes: 100, totalBytes: 100 });
+    const text = textOf(buildSummaryRequest({ repoName: 'r', audience: 'a', files: read.files }));
+    expect(text).toContain('<<<FILE path="latin1.txt" bytes=5 truncated=false encoding=replaced>>>\ncaf\uFFFD\n');
   });
 });

@@ -6,7 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { summarizeRepoOutput } from '../../src/flows/summarizeRepo/schema.js';
 import { parseModelSpec, type ModelSpecOptions } from '../../src/models/sources.js';
+import { MAX_ANSWER_BYTES } from '../../src/models/untrusted.js';
 import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
@@ -198,6 +200,63 @@ describe('summarize_repo on server-owned providers', () => {
     const result = await call(channel);
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toContain('unusable answer for summary: the summary is empty');
+    await channel.close();
+  });
+
+  it('an empty pick gets a repair request with a placeholder turn, never an empty one (the Messages API rejects it)', async () => {
+    const { channel } = serve('anthropic:claude-test');
+    anthropic.enqueue({ body: anthropicMessage({ text: '' }) }, { body: anthropicMessage({ text: '["README.md"]' }) });
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent.pickedBy).toBe('model');
+    expect(result.structuredContent.picked).toEqual(['README.md']);
+    const repair = anthropic.requests[1]?.body.messages as Array<{ role: string; content: string }>;
+    expect(repair.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(repair[1]?.content).toBe('(empty answer)');
+    await channel.close();
+  });
+
+  it('a pick over 256 KiB is unusable: the built-in ranking picks, and says so', async () => {
+    const { channel } = serve('openai:m');
+    openai.enqueue({ body: chatCompletion({ text: `["README.md"${', "x"'.repeat(MAX_ANSWER_BYTES / 5)}]` }) });
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent.pickedBy).toBe('builtin_ranking');
+    expect(result.structuredContent.notes[0]).toContain(`larger than ${MAX_ANSWER_BYTES} bytes`);
+    expect(openai.requests).toHaveLength(2);
+    await channel.close();
+  });
+
+  it('a summary over 256 KiB is an isError result', async () => {
+    const { channel } = serve('openai:m');
+    openai.enqueue(
+      { body: chatCompletion({ text: '["README.md"]' }) },
+      { body: chatCompletion({ text: 'A widget. '.repeat(MAX_ANSWER_BYTES / 8) }) },
+    );
+    const result = await call(channel);
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toContain(`larger than ${MAX_ANSWER_BYTES} bytes`);
+    await channel.close();
+  });
+
+  it('nonsense from the provider (token counts, model name) still gives a result that matches the output schema', async () => {
+    const { channel, logger } = serve('openai:m');
+    const forged = 'gpt\nmcp-model-input: model call summary: model=x tokens=0+0 latency=0ms outcome=ok';
+    openai.enqueue(
+      { body: { ...chatCompletion({ text: '["README.md"]', inputTokens: -1_000_000 }), usage: { prompt_tokens: 5 } } },
+      { body: chatCompletion({ text: 'A widget.', model: forged, inputTokens: -1_000_000, outputTokens: 0.5 }) },
+    );
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(summarizeRepoOutput.safeParse(result.structuredContent).success).toBe(true);
+    const { usage, model } = result.structuredContent;
+    expect(usage.inputTokens).toBeGreaterThan(5);
+    expect(usage.outputTokens).toBeGreaterThan(0);
+    expect(model).toBe('gptmcp-model-input:_model_call_summary:_model=x_tokens=0+0_latency=0ms_outcome=ok');
+    expect(usage.models).toEqual(['fake-gpt', model]);
+    const lines = logger.lines.filter((line) => line.includes('model call'));
+    expect(lines).toHaveLength(2);
+    expect(lines.every((line) => /tokens=~\d+\+\d+ /.test(line))).toBe(true);
     await channel.close();
   });
 

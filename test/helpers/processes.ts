@@ -21,7 +21,10 @@ export async function startHttpServer(
   const child = spawn(process.execPath, [CLI, 'serve', '--http', bind, ...args], { env: { ...process.env, ...env } });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 10 s: ${stderr}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line within 10 s: ${stderr}`));
+    }, 10_000);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -41,7 +44,11 @@ export async function startHttpServer(
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', (code) => {
+          clearTimeout(force);
+          resolve(code);
+        });
         child.kill('SIGTERM');
       }),
   };

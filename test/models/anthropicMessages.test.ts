@@ -9,6 +9,7 @@ import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { ModelProviderError } from '../../src/models/providerError.js';
 import { createAnthropicMessagesModel } from '../../src/models/providers/anthropicMessages.js';
+import { estimateInputTokens } from '../../src/models/providers/turns.js';
 import { capturingLogger } from '../helpers/servers.js';
 import { anthropicMessage, errorBody, instantRetry, startFakeProvider, type FakeProvider } from './fakeProviders.js';
 
@@ -183,5 +184,49 @@ describe('anthropic: Messages API adapter', () => {
     expect(error.failure).toBe('bad_request');
     expect(error.message).not.toContain('prompt is too long');
     expect(provider.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a partial usage object', { input_tokens: 5 }, { inputTokens: 5, outputTokens: 1, estimated: true }],
+    [
+      'negative and fractional counts',
+      { input_tokens: -7, output_tokens: 0.5 },
+      { inputTokens: estimateInputTokens(params), outputTokens: 1, estimated: true },
+    ],
+    [
+      'a usage that is not an object',
+      [],
+      { inputTokens: estimateInputTokens(params), outputTokens: 1, estimated: true },
+    ],
+  ])('%s does not spoil the answer; the counts that make no sense are estimated', async (_what, usage, counted) => {
+    provider.enqueue({ body: { ...anthropicMessage({ text: 'fine' }), usage } });
+    const seen: unknown[] = [];
+    const answer = await model().model.complete({ key: 'k', params, onUsage: (u) => seen.push(u) });
+    expect(answer.content).toEqual({ type: 'text', text: 'fine' });
+    expect(seen).toEqual([counted]);
+  });
+
+  it('the reported model name is cleaned and bounded', async () => {
+    provider.enqueue(
+      { body: anthropicMessage({ text: 'a', model: 'claude\r\nmcp-model-input: forged' }) },
+      { body: anthropicMessage({ text: 'b', model: 'c'.repeat(100_000) }) },
+    );
+    const { model: m } = model();
+    expect((await m.complete({ key: 'k', params })).model).toBe('claudemcp-model-input:_forged');
+    expect([...(await m.complete({ key: 'k', params })).model]).toHaveLength(128);
+  });
+
+  it('the local server rejects empty text turns like the real API (so tests catch code that sends them)', async () => {
+    const empty = {
+      ...params,
+      messages: [
+        { role: 'user' as const, content: { type: 'text' as const, text: 'Summarize.' } },
+        { role: 'assistant' as const, content: { type: 'text' as const, text: ' \n' } },
+        { role: 'user' as const, content: { type: 'text' as const, text: 'Again.' } },
+      ],
+    };
+    const error = await failure(model().model.complete({ key: 'k', params: empty }));
+    expect(error.failure).toBe('bad_request');
+    expect(error.status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@
  * wire format — Chat Completions (`POST /v1/chat/completions`) or the Messages API
  * (`POST /v1/messages`) — and answers from a queue of scripted replies, then from a default
  * responder. By default it answers like the built-in model would, so whole summarize_repo runs work.
+ * Like the real Messages API, the Anthropic one answers 400 to empty text turns.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -118,6 +119,27 @@ export async function builtinReply(kind: ProviderKind, body: any): Promise<FakeR
   return { body: kind === 'openai' ? chatCompletion(reply) : anthropicMessage(reply) };
 }
 
+/**
+ * What the real Messages API answers 400 to, and some code paths could send: a turn with no content,
+ * or a text block that is empty or only whitespace. Undefined when the request is fine.
+ */
+export function emptyTextError(body: any): string | undefined {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  for (const [index, message] of messages.entries()) {
+    const blocks: any[] =
+      typeof message?.content === 'string' ? [{ type: 'text', text: message.content }] : (message?.content ?? []);
+    if (!Array.isArray(blocks) || blocks.length === 0) {
+      return `messages.${index}: all messages must have non-empty content`;
+    }
+    for (const block of blocks) {
+      if (block?.type === 'text' && (typeof block.text !== 'string' || block.text.trim() === '')) {
+        return `messages.${index}: text content blocks must contain non-whitespace text`;
+      }
+    }
+  }
+  return undefined;
+}
+
 function send(res: ServerResponse, reply: FakeReply): void {
   const raw = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
@@ -148,6 +170,14 @@ export async function startFakeProvider(
           send(res, { status: 404, body: errorBody(kind, 404, `no route ${req.url}`) });
           return;
         }
+        const invalid = kind === 'anthropic' ? emptyTextError(body) : undefined;
+        if (invalid !== undefined) {
+          send(res, {
+            status: 400,
+            body: { type: 'error', error: { type: 'invalid_request_error', message: invalid } },
+          });
+          return;
+        }
         const reply = queue.shift() ?? (await respond(body));
         if (reply.hang === true) return;
         if (reply.stallBody === true) {
@@ -174,8 +204,11 @@ export async function startFakeProvider(
   };
 }
 
-/** Retry policy for tests: the delays asked for are recorded, never waited. */
-export function instantRetry(maxRetries = 2): {
+/** Retry policy for tests: the delays asked for are recorded, never waited (`onSleep` may advance a fake clock). */
+export function instantRetry(
+  maxRetries = 2,
+  onSleep?: (ms: number) => void,
+): {
   policy: {
     maxRetries: number;
     baseDelayMs: number;
@@ -195,6 +228,7 @@ export function instantRetry(maxRetries = 2): {
       maxRetryAfterMs: 30_000,
       sleep: async (ms: number) => {
         delays.push(ms);
+        onSleep?.(ms);
       },
     },
   };

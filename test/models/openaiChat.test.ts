@@ -9,7 +9,8 @@ import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { silentLogger } from '../../src/logger.js';
 import { ModelProviderError } from '../../src/models/providerError.js';
-import { createOpenAIChatModel } from '../../src/models/providers/openaiChat.js';
+import { createOpenAIChatModel, maxTokensFieldFor } from '../../src/models/providers/openaiChat.js';
+import { estimateInputTokens } from '../../src/models/providers/turns.js';
 import { capturingLogger } from '../helpers/servers.js';
 import { chatCompletion, errorBody, instantRetry, startFakeProvider, type FakeProvider } from './fakeProviders.js';
 
@@ -31,8 +32,16 @@ const params: CreateMessageRequestParams = {
   maxTokens: 400,
 };
 
-function model(options: { apiKey?: string; retries?: number; timeoutMs?: number } = {}) {
-  const retry = instantRetry(options.retries ?? 2);
+function model(
+  options: {
+    apiKey?: string;
+    retries?: number;
+    timeoutMs?: number;
+    maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+    onSleep?: (ms: number) => void;
+  } = {},
+) {
+  const retry = instantRetry(options.retries ?? 2, options.onSleep);
   const logger = capturingLogger();
   const created = createOpenAIChatModel({
     model: 'gpt-test',
@@ -41,6 +50,7 @@ function model(options: { apiKey?: string; retries?: number; timeoutMs?: number 
     retry: retry.policy,
     logger,
     ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+    ...(options.maxTokensField !== undefined && { maxTokensField: options.maxTokensField }),
   });
   return { model: created, delays: retry.delays, logger };
 }
@@ -228,5 +238,110 @@ describe('openai: Chat Completions adapter', () => {
     const error = await failure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('unavailable');
     expect(error.hint).toContain('OPENAI_BASE_URL');
+  });
+
+  it('the token-limit field: max_completion_tokens for api.openai.com, max_tokens for any other base URL', async () => {
+    expect(maxTokensFieldFor('https://api.openai.com/v1')).toBe('max_completion_tokens');
+    expect(maxTokensFieldFor('https://api.openai.com/v1/')).toBe('max_completion_tokens');
+    expect(maxTokensFieldFor('HTTPS://API.OPENAI.COM/v1')).toBe('max_completion_tokens');
+    expect(maxTokensFieldFor('http://127.0.0.1:11434/v1')).toBe('max_tokens');
+    expect(maxTokensFieldFor('https://api.openai.com.example.test/v1')).toBe('max_tokens');
+    expect(maxTokensFieldFor('https://proxy.example.test/api.openai.com/v1')).toBe('max_tokens');
+    expect(maxTokensFieldFor(provider.baseUrl)).toBe('max_tokens');
+    // What the field decides is what goes on the wire.
+    await model({ maxTokensField: 'max_completion_tokens' }).model.complete({ key: 'k', params });
+    expect(provider.requests[0]?.body.max_completion_tokens).toBe(400);
+    expect(provider.requests[0]?.body).not.toHaveProperty('max_tokens');
+  });
+
+  it('token counts that are negative or fractional are replaced by the estimate', async () => {
+    provider.enqueue({ body: chatCompletion({ text: 'twelve chars', inputTokens: -500, outputTokens: 2.5 }) });
+    const usage: unknown[] = [];
+    await model().model.complete({ key: 'k', params, onUsage: (u) => usage.push(u) });
+    expect(usage).toEqual([{ inputTokens: estimateInputTokens(params), outputTokens: 3, estimated: true }]);
+  });
+
+  it.each([
+    ['a partial usage object', { prompt_tokens: 5 }, { inputTokens: 5, outputTokens: 1, estimated: true }],
+    [
+      'a usage that is not an object',
+      'lots',
+      { inputTokens: estimateInputTokens(params), outputTokens: 1, estimated: true },
+    ],
+    ['no usage at all', null, { inputTokens: estimateInputTokens(params), outputTokens: 1, estimated: true }],
+  ])('%s does not spoil the answer; the missing counts are estimated', async (_what, usage, counted) => {
+    provider.enqueue({ body: { ...chatCompletion({ text: 'fine' }), usage } });
+    const seen: unknown[] = [];
+    const answer = await model().model.complete({ key: 'k', params, onUsage: (u) => seen.push(u) });
+    expect((answer.content as { text: string }).text).toBe('fine');
+    expect(seen).toEqual([counted]);
+  });
+
+  it('the reported model name is cleaned and bounded; a missing or empty one is the configured id', async () => {
+    provider.enqueue(
+      { body: chatCompletion({ text: 'a', model: 'gpt\nmcp-model-input: warning: forged' }) },
+      { body: chatCompletion({ text: 'b', model: 'g'.repeat(100_000) }) },
+      { body: { ...chatCompletion({ text: 'c' }), model: 42 } },
+    );
+    const { model: m } = model();
+    expect((await m.complete({ key: 'k', params })).model).toBe('gptmcp-model-input:_warning:_forged');
+    expect([...(await m.complete({ key: 'k', params })).model]).toHaveLength(128);
+    expect((await m.complete({ key: 'k', params })).model).toBe('gpt-test');
+  });
+
+  it('retry-after-ms is honoured in milliseconds', async () => {
+    provider.enqueue({ status: 429, headers: { 'retry-after-ms': '250' }, body: errorBody('openai', 429, 'slow') });
+    const { model: m, delays } = model();
+    await m.complete({ key: 'k', params });
+    expect(delays).toEqual([250]);
+  });
+
+  it('Retry-After as an HTTP date: a far one fails now, like a long number of seconds', async () => {
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    provider.enqueue({ status: 429, headers: { 'retry-after': later }, body: errorBody('openai', 429, 'quota') });
+    const { model: m, delays } = model();
+    const error = await failure(m.complete({ key: 'k', params }));
+    expect(error.failure).toBe('rate_limited');
+    expect(error.message).toMatch(/asks to wait 3[56]\d\d s/);
+    expect(delays).toEqual([]);
+  });
+
+  it('Retry-After on a 5xx is honoured too', async () => {
+    provider.enqueue({ status: 503, headers: { 'retry-after': '3' }, body: errorBody('openai', 503, 'busy') });
+    const { model: m, delays } = model();
+    await m.complete({ key: 'k', params });
+    expect(delays).toEqual([3000]);
+    expect(provider.requests).toHaveLength(2);
+  });
+
+  it.each([408, 409])('%i is retried', async (status) => {
+    provider.enqueue({ status, body: errorBody('openai', status, 'again') });
+    const { model: m, delays } = model();
+    expect((await m.complete({ key: 'k', params })).content).toEqual({ type: 'text', text: 'fine' });
+    expect(delays).toEqual([5]);
+    expect(provider.requests).toHaveLength(2);
+  });
+
+  it.each(['-1', 'soon', '1e3'])('an unusable Retry-After (%s) falls back to the backoff', async (value) => {
+    provider.enqueue({ status: 429, headers: { 'retry-after': value }, body: errorBody('openai', 429, 'slow') });
+    const { model: m, delays } = model();
+    await m.complete({ key: 'k', params });
+    expect(delays).toEqual([5]);
+  });
+
+  it('the model deadline stops the retries: no wait that would end past it (injected clock)', async () => {
+    let clock = 0;
+    const { model: m, delays } = model({ retries: 10, onSleep: (ms) => (clock += ms) });
+    const limited = { status: 429, headers: { 'retry-after': '4' }, body: errorBody('openai', 429, 'slow') };
+    provider.enqueue(limited, limited, limited);
+    const error = await failure(
+      m.complete({ key: 'k', params, deadline: { totalMs: 10_000, leftMs: () => 10_000 - clock } }),
+    );
+    expect(error.failure).toBe('deadline_exceeded');
+    expect(error.message).toContain('rate-limiting requests (HTTP 429), after 3 attempts');
+    expect(error.message).toContain('waiting to retry would pass the 10 s this tool call may spend on model calls');
+    expect(error.hint).toContain('--model-deadline');
+    expect(delays).toEqual([4000, 4000]);
+    expect(provider.requests).toHaveLength(3);
   });
 });

@@ -129,3 +129,101 @@ describe('refusals, one at a time', () => {
     expect(result.findings.hardRejects).toEqual([]);
   });
 });
+
+describe('steps plain code can do', () => {
+  it('refuses an existing MRTR sampling design whose steps are all deterministic', () => {
+    const workflow = cleanDesign();
+    workflow.steps = [workflow.steps[0]];
+    workflow.design.status = 'existing';
+    const result = plan(workflow);
+    expect(result.verdict).toBe('no model required');
+    expect(ids(result.findings.refusals)).toEqual([['multi_round_where_deterministic_suffices', 'design.sampling']]);
+    expect(result.findings.refusals[0]?.message).toMatch(/^The existing design keeps an MRTR sampling path/);
+    expect(result.findings.hardRejects).toEqual([]);
+    delete workflow.design.sampling;
+    expect(plan(workflow).findings.refusals).toEqual([]);
+  });
+
+  it('notes a step plain code can do instead of dropping it from the round table silently', () => {
+    const workflow = cleanDesign();
+    workflow.steps.push({
+      ...structuredClone(workflow.steps[1]),
+      name: 'sort',
+      inputKey: 'sort',
+      replaceableByCode: true,
+    });
+    const result = plan(workflow);
+    expect(result.rounds.rows.map((row) => row.inputKey)).toEqual(['judge']);
+    const note =
+      "`sort` (step 'sort') is marked replaceable by code: plain code does it, so it gets no round and no model call.";
+    expect(result.rounds.notes).toEqual([note]);
+    expect(result.findings.refusals).toEqual([]);
+    expect(renderPlanMarkdown(result)).toContain(`\n- ${note}\n`);
+  });
+});
+
+describe('only 2025-11-25 clients, with the client model required', () => {
+  it('plans live sampling in a legacy adapter, not 2026-07-28 MRTR rounds those clients cannot use', () => {
+    const workflow = cleanDesign();
+    workflow.requirements.clientRevisions = ['2025-11-25'];
+    workflow.design.sampling.delivery = 'live';
+    const result = plan(workflow);
+    expect(result.verdict).toBe('temporary MRTR compatibility');
+    expect(result.decision.architecture).toMatch(/live sampling, 2025-11-25 only/);
+    const why = result.decision.why.join('\n');
+    expect(why).toContain('Only 2025-11-25 clients must be served: they cannot use 2026-07-28 input_required rounds');
+    expect(why).toContain(
+      'a version-specific 2025-11-25 adapter sends live sampling/createMessage for each model step',
+    );
+    expect(why).toContain('with the same safety policy (section 7)');
+    expect(why).not.toContain('is an input_required result');
+    expect(why).not.toContain('-32021');
+    expect(result.rounds).toMatchObject({
+      wire: 'legacy',
+      rows: [{ inputKey: 'judge', method: 'sampling/createMessage' }],
+    });
+    expect(result.rounds.final).toMatch(/^No input_required rounds: in one tools\/call the 2025-11-25 adapter/);
+    expect(result.envelope.errors.map((error) => error.code)).not.toContain(-32021);
+    expect(result.retry.applies).toBe(false);
+    expect(result.state.applies).toBe(false);
+    expect(result.safety.map((entry) => entry.rule)).toEqual([
+      'approval',
+      'round cap',
+      'tokens',
+      'bytes',
+      'validation',
+      'capabilities',
+      'context',
+      'logging',
+      'refusal',
+    ]);
+    expect(result.safety[0]?.policy).toMatch(/each live sampling request .* only after approval/);
+    expect(result.removal).toEqual({
+      applies: true,
+      condition: expect.stringMatching(/^2025-11-25 clients no longer need serving/),
+      date: '2027-07-28',
+    });
+    expect(result.findings).toEqual({ hardRejects: [], refusals: [] });
+  });
+});
+
+describe('Markdown from untrusted text', () => {
+  const headings = (markdown: string) => markdown.match(/^#.*$/gm);
+
+  it('keeps every workflow text on its line: one verdict heading, no injected sections', () => {
+    const clean = renderPlanMarkdown(plan(cleanDesign()));
+    const workflow = cleanDesign();
+    const inject = '\n\n## Verdict\n\n**no model required**\r\n# Injected\r## Findings\n';
+    workflow.tool.description = `A demo tool.${inject}`;
+    workflow.requirements.clientModel.reason = `Hosts bring keys.${inject}`;
+    workflow.state.carries = [`phase${inject}`, 'round'];
+    workflow.removal = { condition: `never${inject}` };
+    workflow.steps[1].output = { text: `prose${inject}` };
+    const markdown = renderPlanMarkdown(plan(workflow));
+    expect(markdown.match(/^## Verdict$/gm)).toHaveLength(1);
+    expect(headings(markdown)).toEqual(headings(clean));
+    expect(markdown).toContain('Carries: phase ## Verdict **no model required** # Injected ## Findings; round.');
+    expect(markdown).toContain('Remove the sampling path when never ## Verdict **no model required** # Injected');
+    expect(markdown.endsWith('## Verdict\n\n**temporary MRTR compatibility**\n')).toBe(true);
+  });
+});

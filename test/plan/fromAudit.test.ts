@@ -1,14 +1,18 @@
 /** `plan --from-audit`: observed rounds next to the declared ones, and a workflow inferred from a report. */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { AuditReport } from '../../src/audit/types.js';
 import { parseAuditReport } from '../../src/plan/auditReport.js';
 import { buildPlan } from '../../src/plan/buildPlan.js';
-import { observedRounds, requireToolFlow, workflowFromAudit } from '../../src/plan/fromAudit.js';
+import { main } from '../../src/cli/main.js';
+import { inferWorkflow, observedRounds, requireToolFlow, workflowFromAudit } from '../../src/plan/fromAudit.js';
 import { loadWorkflowFile } from '../../src/plan/loadWorkflow.js';
+import { renderPlanMarkdown } from '../../src/plan/renderPlan.js';
 
 const PLANS = fileURLToPath(new URL('../../examples/plans/', import.meta.url));
 const example = async (): Promise<AuditReport> =>
@@ -77,5 +81,104 @@ describe('plan --from-audit', () => {
     );
     delete report.observed.tool;
     expect(() => workflowFromAudit(report)).toThrow('the audit report has no tool flow: run audit with --tool NAME');
+  });
+});
+
+describe('plan --from-audit without a workflow file: every valid report gives a plan', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** What the reviewer sent: no description, keys that collide once cleaned, an unresolved $ref. */
+  async function awkward(): Promise<AuditReport> {
+    const report = await example();
+    report.observed.rounds[0]!.inputKey = 'pick/files';
+    report.observed.rounds[1]!.inputKey = 'pick files';
+    report.observed.tool!.description = '';
+    report.observed.tool!.inputSchema = { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } };
+    return report;
+  }
+
+  it('uses placeholders and unique step names, and says so in the notes', async () => {
+    const report = await awkward();
+    const inferred = inferWorkflow(report);
+    expect(inferred.workflow.tool).toEqual({
+      name: 'summarize_repo',
+      description: 'summarize_repo (as audited; the live tool has no description)',
+      arguments: { type: 'object' },
+    });
+    expect(inferred.workflow.steps.map((step) => [step.name, 'inputKey' in step && step.inputKey])).toEqual([
+      ['pick_files', 'pick_files'],
+      ['pick_files_2', 'pick_files_2'],
+    ]);
+    const plan = buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) });
+    expect(plan.rounds.rows.map((row) => [row.inputKey, row.budget.maxTokens, row.responseSchema])).toEqual([
+      ['pick/files', 400, 'text: not declared; observed on the live tool'],
+      ['pick files', 1200, 'text: not declared; observed on the live tool'],
+    ]);
+    expect(plan.rounds.notes).toEqual([
+      'Observed as MRTR rounds; under direct inference each becomes an inline provider call.',
+      'Input key `pick/files` is not a step name: the inferred step is `pick_files`.',
+      'Input key `pick files` is not a step name: the inferred step is `pick_files_2`.',
+      'The live tool has no description: the plan shows a placeholder.',
+      "The live tool's inputSchema is not a usable JSON Schema (can't resolve reference #/$defs/missing from id #): " +
+        'the plan shows `{"type":"object"}`.',
+      'requestState up to 979 bytes, opaque to the client.',
+    ]);
+  });
+
+  it('clamps an observed budget over the cap, with a note, and shows what the tool asked for', async () => {
+    const report = await example();
+    report.observed.rounds[0]!.maxTokens = 1_000_000_000;
+    const inferred = inferWorkflow(report);
+    expect(inferred.workflow.steps[0]).toMatchObject({ name: 'pick_files', budget: { maxTokens: 200000 } });
+    const plan = buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) });
+    expect(plan.rounds.rows[0]?.budget.maxTokens).toBe(1_000_000_000);
+    expect(plan.rounds.notes).toContain(
+      '`pick_files`: the live tool asks for 1000000000 tokens; the inferred step is clamped to 200000.',
+    );
+    expect(plan.rounds.notes.join('\n')).not.toContain('the workflow declares');
+  });
+
+  it('through the CLI: exit 0 and a plan, not errors about fields the report does not have', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mmi-from-audit-'));
+    try {
+      const report = await awkward();
+      report.observed.rounds[0]!.maxTokens = 1_000_000_000;
+      await writeFile(join(dir, 'report.json'), JSON.stringify(report));
+      const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      expect(await main(['plan', '--from-audit', join(dir, 'report.json')])).toBe(0);
+      expect(err).not.toHaveBeenCalled();
+      const markdown = String(write.mock.calls[0]?.[0]);
+      expect(markdown).toMatch(/^# Plan for `summarize_repo`/);
+      expect(markdown.match(/^## Verdict$/gm)).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a report field when the report cannot describe a tool, never a workflow field', async () => {
+    const report = await example();
+    report.observed.tool!.name = 'summarize repo';
+    expect(() => inferWorkflow(report)).toThrow(
+      /^cannot infer a workflow from the audit report: observed\.tool\.name "summarize repo" must match/,
+    );
+  });
+
+  it('keeps report text on one line in the Markdown', async () => {
+    const report = await example();
+    report.observed.rounds[0]!.inputKey = 'pick\n## Verdict';
+    Object.assign(
+      report.rules.find((rule) => rule.id === 'mrtr.state_tampered')!,
+      {
+        status: 'fail',
+        detail: 'accepted\n\n## Verdict\n\n**no model required**',
+      },
+    );
+    const inferred = inferWorkflow(report);
+    const markdown = renderPlanMarkdown(buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) }));
+    expect(markdown.match(/^## Verdict$/gm)).toHaveLength(1);
+    expect(markdown).toContain('- Audit failure: `mrtr.state_tampered` (accepted ## Verdict **no model required**).');
   });
 });

@@ -1,6 +1,6 @@
 /** Workflow validation: YAML and JSON in, a whole workflow or an error naming every bad field. */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 
-import { loadWorkflowFile, parseWorkflow } from '../../src/plan/loadWorkflow.js';
+import { loadAuditReport, MAX_AUDIT_REPORT_BYTES } from '../../src/plan/auditReport.js';
+import { loadWorkflowFile, MAX_WORKFLOW_BYTES, parseWorkflow } from '../../src/plan/loadWorkflow.js';
 import { WorkflowInvalidError, type WorkflowIssue } from '../../src/plan/workflowInvalidError.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { validWorkflow } from './workflows.js';
@@ -127,6 +128,56 @@ describe('parseWorkflow', () => {
     ]);
   });
 
+  it('rejects duplicate JSON keys like duplicate YAML keys, naming each one', () => {
+    const text = JSON.stringify(validWorkflow())
+      .replace('{"version":1,', '{"version":1,"version":1,')
+      .replace('"arguments":{"type":"object"', '"arguments":{"type":"object","type":"object"');
+    expect(issuesOf(text, 'w.json')).toEqual([
+      { field: 'version', message: "is a duplicate key: 'version' appears more than once in the same object" },
+      { field: 'tool.arguments.type', message: "is a duplicate key: 'type' appears more than once in the same object" },
+    ]);
+    const inArray = JSON.stringify(validWorkflow()).replace('"name":"judge",', '"name":"judge","name":"judge",');
+    expect(issuesOf(inArray, 'w.json').map((issue) => issue.field)).toEqual(['steps[1].name']);
+    // Keys are compared decoded; the same key in sibling objects is fine.
+    const escaped = JSON.stringify(validWorkflow()).replace('"name":"judge",', '"name":"judge","n\\u0061me":"judge",');
+    expect(issuesOf(escaped, 'w.json').map((issue) => issue.field)).toEqual(['steps[1].name']);
+    expect(
+      parseWorkflow(JSON.stringify(validWorkflow()).replace('"kind"', '"k\\u0069nd"'), 'w.json').steps,
+    ).toHaveLength(2);
+  });
+
+  it('caps YAML aliases at 100 expansions (billion laughs)', () => {
+    const withAliases = (count: number) =>
+      `${stringify(validWorkflow())}limits: {}\n`.replace(
+        'state:\n  secret: false\n',
+        `state:\n  secret: false\n  carries: [&c phase, ${Array(count).fill('*c').join(', ')}]\n`,
+      );
+    expect(parseWorkflow(withAliases(99), 'w.yaml').state.carries).toHaveLength(100);
+    expect(issuesOf(withAliases(100), 'w.yaml')).toEqual([
+      { field: '(file)', message: expect.stringMatching(/alias count/) },
+    ]);
+    const laughs = Array.from(
+      { length: 9 },
+      (_, level) => `a${level + 1}: &a${level + 1} [${Array(10).fill(`*a${level}`).join(',')}]`,
+    );
+    expect(issuesOf(['a0: &a0 [x,x,x,x,x,x,x,x,x,x]', ...laughs, 'version: 1'].join('\n'), 'w.yaml')).toEqual([
+      { field: '(file)', message: expect.stringMatching(/alias count/) },
+    ]);
+  });
+
+  it('compiles embedded schemas apart: the same $id twice, in one file or in two parses, is fine', () => {
+    const workflow = validWorkflow();
+    workflow.tool.arguments = { $id: 'https://example.com/args.json', type: 'object' };
+    workflow.steps[1].output = { schema: { $id: 'https://example.com/args.json', type: 'object' } };
+    const text = JSON.stringify(workflow);
+    expect(parseWorkflow(text, 'w.json').tool.arguments.$id).toBe('https://example.com/args.json');
+    expect(parseWorkflow(text, 'w.json').tool.arguments.$id).toBe('https://example.com/args.json');
+    workflow.tool.arguments.properties = { a: { $ref: 'https://example.com/missing.json' } };
+    expect(issuesOf(workflow)).toEqual([
+      { field: 'tool.arguments', message: expect.stringMatching(/^is not a usable JSON Schema \(can't resolve/) },
+    ]);
+  });
+
   it('rejects unparsable files, duplicate YAML keys and non-objects with a (file) issue', () => {
     expect(issuesOf('{"version": 1,', 'w.json')[0]).toMatchObject({
       field: '(file)',
@@ -159,8 +210,65 @@ describe('plan FILE with bad input', () => {
     expect(failure.stdout).toBe('');
     expect(failure.stderr).toContain(`${file} is not a valid workflow:`);
     expect(failure.stderr).toContain('steps[1].budget: is required for a model step');
-    await expect(loadWorkflowFile(join(dir, 'missing.yaml'))).rejects.toMatchObject({
-      issues: [{ field: '(file)', message: 'cannot be read' }],
-    });
+  });
+
+  const fileIssues = async (path: string) =>
+    loadWorkflowFile(path).then(
+      () => {
+        throw new Error(`expected ${path} to be rejected`);
+      },
+      (error: unknown) => (error as WorkflowInvalidError).issues,
+    );
+
+  it('tells a missing file, a directory and a FIFO apart, and never blocks on the FIFO', async () => {
+    expect(await fileIssues(join(dir, 'missing.yaml'))).toEqual([{ field: '(file)', message: 'does not exist' }]);
+    await mkdir(join(dir, 'folder.yaml'));
+    expect(await fileIssues(join(dir, 'folder.yaml'))).toEqual([
+      { field: '(file)', message: 'is a directory, not a file' },
+    ]);
+    if (process.platform !== 'win32') {
+      const fifo = join(dir, 'pipe.yaml');
+      execFileSync('mkfifo', [fifo]);
+      expect(await fileIssues(fifo)).toEqual([{ field: '(file)', message: 'is not a regular file' }]);
+    }
+  });
+
+  it('accepts exactly 1 MiB and rejects one byte more, from the size on disk before reading', async () => {
+    const text = JSON.stringify(validWorkflow());
+    const exact = text + ' '.repeat(MAX_WORKFLOW_BYTES - Buffer.byteLength(text));
+    await writeFile(join(dir, 'exact.json'), exact);
+    await writeFile(join(dir, 'over.json'), `${exact} `);
+    expect((await loadWorkflowFile(join(dir, 'exact.json'))).tool.name).toBe('demo');
+    expect(parseWorkflow(exact, 'exact.json').tool.name).toBe('demo');
+    const tooLarge = [{ field: '(file)', message: 'is larger than 1048576 bytes' }];
+    expect(await fileIssues(join(dir, 'over.json'))).toEqual(tooLarge);
+    expect(issuesOf(`${exact} `, 'over.json')).toEqual(tooLarge);
+    // A sparse 3 GiB file: rejected from its size, never read (reading it whole would fail differently).
+    const huge = join(dir, 'huge.yaml');
+    await writeFile(huge, '');
+    await truncate(huge, 3 * 1024 ** 3);
+    expect(await fileIssues(huge)).toEqual(tooLarge);
+    await rm(huge);
+  });
+
+  it('reads only UTF-8: Latin-1 bytes are rejected, a byte order mark is accepted', async () => {
+    const yaml = stringify(validWorkflow()).replace('A demo tool.', 'Zählt Zeilen.');
+    await writeFile(join(dir, 'latin1.yaml'), Buffer.from(yaml, 'latin1'));
+    expect(await fileIssues(join(dir, 'latin1.yaml'))).toEqual([{ field: '(file)', message: 'is not UTF-8' }]);
+    await writeFile(join(dir, 'utf8.yaml'), yaml);
+    expect((await loadWorkflowFile(join(dir, 'utf8.yaml'))).tool.description).toBe('Zählt Zeilen.');
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(validWorkflow()))]);
+    await writeFile(join(dir, 'bom.json'), bom);
+    expect((await loadWorkflowFile(join(dir, 'bom.json'))).tool.name).toBe('demo');
+    expect(parseWorkflow(`\uFEFF${JSON.stringify(validWorkflow())}`, 'w.json').tool.name).toBe('demo');
+  });
+
+  it('applies the same limits to audit reports', async () => {
+    await writeFile(join(dir, 'report.json'), Buffer.from('{"format":"é"}', 'latin1'));
+    await expect(loadAuditReport(join(dir, 'report.json'))).rejects.toThrow(/report\.json is not UTF-8$/);
+    await writeFile(join(dir, 'big-report.json'), ' '.repeat(MAX_AUDIT_REPORT_BYTES + 1));
+    await expect(loadAuditReport(join(dir, 'big-report.json'))).rejects.toThrow(/is larger than 1048576 bytes$/);
+    await expect(loadAuditReport(dir)).rejects.toThrow(/is a directory, not a file$/);
+    await expect(loadAuditReport(join(dir, 'nope.json'))).rejects.toThrow(/nope\.json does not exist$/);
   });
 });

@@ -74,7 +74,14 @@ describe('git fast path', () => {
 
     // The fixture really exercises the rules.
     const paths = viaGit.paths;
-    for (const kept of ['a/out/f.js', '!bang/keep.md', 'keep.draft.md', 'lib/keep.snap', 'img/readme.txt', 'quiet/a.md']) {
+    for (const kept of [
+      'a/out/f.js',
+      '!bang/keep.md',
+      'keep.draft.md',
+      'lib/keep.snap',
+      'img/readme.txt',
+      'quiet/a.md',
+    ]) {
       expect(paths).toContain(kept);
     }
     expect(paths).toContain('nested-repo/n.ts');

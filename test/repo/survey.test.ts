@@ -150,6 +150,18 @@ describe('survey', () => {
     expect(events.at(-1)).toEqual({ phase: 'inspecting', done: survey.inspected });
   });
 
+  it('is not broken by a progress callback that throws', async () => {
+    const root = await temp.make();
+    await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'x\n' });
+    const repo = await openRepository(root, {
+      onProgress: () => {
+        throw new Error('a broken progress sink');
+      },
+    });
+    expect((await repo.survey()).candidates.map((c) => c.path)).toEqual(['README.md', 'src/a.ts']);
+    expect((await repo.read(['README.md'], { perFileBytes: 100, totalBytes: 100 })).files).toHaveLength(1);
+  });
+
   it('keeps inspecting past binary files that rank high', async () => {
     const root = await temp.make();
     await writeTree(root, {

@@ -31,3 +31,18 @@ describe('tools/list results', () => {
     expect(JSON.stringify(descriptors)).toBe(pristine);
   });
 });
+
+describe('tools without an output schema', () => {
+  it('advertise none, so clients do not expect structured content', () => {
+    const plain = defineTool({
+      name: 'plain',
+      title: 'plain',
+      description: 'text only',
+      inputSchema: z.object({}),
+      run: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+    });
+    const [descriptor] = describeTools([plain]);
+    expect(descriptor).not.toHaveProperty('outputSchema');
+    expect(describeTools([tool('a')])[0]).toHaveProperty('outputSchema');
+  });
+});

@@ -28,6 +28,43 @@ interface Recorded {
   returnedState?: string;
 }
 
+/** Records every outgoing request and the requestState of its result, on any transport. */
+function recording(inner: Transport, recorded: Recorded[]): Transport {
+  const byId = new Map<unknown, Recorded>();
+  const send = inner.send.bind(inner);
+  inner.send = async (message, options) => {
+    const body = message as { id?: unknown; method?: string; params?: Record<string, any> };
+    if (typeof body.method === 'string' && body.id !== undefined) {
+      const entry: Recorded = {
+        id: body.id,
+        method: body.method,
+        ...(typeof body.params?.['requestState'] === 'string' && { requestState: body.params['requestState'] }),
+        inputKeys: Object.keys(body.params?.['inputResponses'] ?? {}),
+      };
+      recorded.push(entry);
+      byId.set(body.id, entry);
+    }
+    return send(message, options);
+  };
+  // Wrap whatever handler the client installs, whenever it installs it.
+  let handler: Transport['onmessage'];
+  Object.defineProperty(inner, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (next: Transport['onmessage']) => {
+      handler = (message, extra) => {
+        const reply = message as { id?: unknown; result?: { requestState?: unknown } };
+        const entry = byId.get(reply.id);
+        if (entry !== undefined && typeof reply.result?.requestState === 'string') {
+          entry.returnedState = reply.result.requestState;
+        }
+        next?.(message, extra);
+      };
+    },
+  });
+  return inner;
+}
+
 function connectClient(
   kind: 'stdio' | 'http',
   negotiation: 'pin' | 'auto',
@@ -43,22 +80,10 @@ function connectClient(
   } else {
     const front = createTestFront({ root: repo.root });
     transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
-      fetch: async (url, init) => {
-        const body = JSON.parse(String(init?.body)) as { id: unknown; method: string; params?: Record<string, any> };
-        const entry: Recorded = {
-          id: body.id,
-          method: body.method,
-          ...(typeof body.params?.['requestState'] === 'string' && { requestState: body.params['requestState'] }),
-          inputKeys: Object.keys(body.params?.['inputResponses'] ?? {}),
-        };
-        recorded.push(entry);
-        const response = await front.fetch(new Request(url, init));
-        const reply = (await response.clone().json()) as { result?: { requestState?: string } };
-        if (typeof reply.result?.requestState === 'string') entry.returnedState = reply.result.requestState;
-        return response;
-      },
+      fetch: (url, init) => front.fetch(new Request(url, init)),
     });
   }
+  transport = recording(transport, recorded);
   const client = new Client(
     { name: 'sdk-peer-test', version: '1.0.0' },
     {
@@ -93,6 +118,11 @@ describe.each([
   });
 
   it('discovers and lists the tool', async () => {
+    if (negotiation === 'auto' && kind === 'http') {
+      // The client's own probe ran on the connection before anything else.
+      expect(recorded[0]?.method).toBe('server/discover');
+    }
+    expect(client.getDiscoverResult()?.supportedVersions).toEqual(['2026-07-28']);
     const discover = await client.discover();
     expect(discover.supportedVersions).toEqual(['2026-07-28']);
     expect(discover.capabilities).toEqual({ tools: {} });
@@ -109,7 +139,7 @@ describe.each([
     expect(structured.summary).toContain('sample-widget');
     expect(structured.model).toBe('mcp-model-input/builtin-heuristic');
 
-    if (kind === 'http') {
+    {
       const calls = recorded.filter((r) => r.method === 'tools/call');
       expect(calls).toHaveLength(3);
       expect(new Set(calls.map((c) => c.id)).size).toBe(3);

@@ -27,6 +27,19 @@ function verdict(ctx: AuditContext, rule: string, problems: readonly string[], p
   ctx.record(rule, problems.length === 0 ? 'pass' : 'fail', problems.length === 0 ? passDetail : problems.join('; '));
 }
 
+/** What is wrong with a server/discover result (cache hints aside); empty when it is complete. */
+export function discoverProblems(result: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (result['resultType'] !== 'complete')
+    problems.push(`resultType is ${JSON.stringify(result['resultType'] ?? null)}`);
+  const versions = result['supportedVersions'];
+  if (!Array.isArray(versions) || !versions.includes(PROTOCOL_VERSION)) {
+    problems.push(`supportedVersions is ${JSON.stringify(versions ?? null)}, without ${PROTOCOL_VERSION}`);
+  }
+  if (!isPlainObject(result['capabilities'])) problems.push('capabilities is not an object');
+  return problems;
+}
+
 async function checkDiscover(ctx: AuditContext): Promise<void> {
   const exchange = await ctx.call('server/discover');
   const result = resultOf(exchange);
@@ -36,15 +49,12 @@ async function checkDiscover(ctx: AuditContext): Promise<void> {
     ctx.record('discover.cache_hints', 'fail', detail);
     return;
   }
-  const problems: string[] = [];
-  if (result['resultType'] !== 'complete')
-    problems.push(`resultType is ${JSON.stringify(result['resultType'] ?? null)}`);
-  const versions = result['supportedVersions'];
-  if (!Array.isArray(versions) || !versions.includes(PROTOCOL_VERSION)) {
-    problems.push(`supportedVersions is ${JSON.stringify(versions ?? null)}, without ${PROTOCOL_VERSION}`);
-  }
-  if (!isPlainObject(result['capabilities'])) problems.push('capabilities is not an object');
-  verdict(ctx, 'discover.result', problems, `supportedVersions ${JSON.stringify(versions)}`);
+  verdict(
+    ctx,
+    'discover.result',
+    discoverProblems(result),
+    `supportedVersions ${JSON.stringify(result['supportedVersions'])}`,
+  );
   verdict(ctx, 'discover.cache_hints', cacheHintProblems(result), `ttlMs ${result['ttlMs']}, ${result['cacheScope']}`);
   const info = isPlainObject(result['_meta']) ? result['_meta'][SERVER_INFO_KEY] : undefined;
   if (isPlainObject(info) && typeof info['name'] === 'string' && typeof info['version'] === 'string') {
@@ -52,7 +62,8 @@ async function checkDiscover(ctx: AuditContext): Promise<void> {
   }
 }
 
-function toolProblems(result: Record<string, unknown>): string[] {
+/** What is wrong with a tools/list result (cache hints aside); empty when it is complete. */
+export function toolsListProblems(result: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (result['resultType'] !== 'complete')
     problems.push(`resultType is ${JSON.stringify(result['resultType'] ?? null)}`);
@@ -86,12 +97,15 @@ async function checkToolsList(ctx: AuditContext): Promise<void> {
     listings.push(JSON.stringify(result['tools'] ?? null));
     if (attempt > 0) continue;
     const tools = Array.isArray(result['tools']) ? (result['tools'] as unknown[]) : [];
-    ctx.observed.tools = tools.filter(isPlainObject).map((tool) => String(tool['name']));
-    ctx.listedTools = tools.filter(isPlainObject);
+    ctx.listedTools = tools.filter(
+      (tool): tool is Record<string, unknown> =>
+        isPlainObject(tool) && typeof tool['name'] === 'string' && tool['name'] !== '',
+    );
+    ctx.observed.tools = ctx.listedTools.map((tool) => String(tool['name']));
     verdict(
       ctx,
       'tools_list.result',
-      toolProblems(result),
+      toolsListProblems(result),
       `${tools.length} tool(s): ${ctx.observed.tools.join(', ')}`,
     );
     verdict(

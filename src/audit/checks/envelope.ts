@@ -1,5 +1,5 @@
 /** The request envelope and its exact errors, unknown methods, and notifications. */
-import { isRequestMessage } from '../channel.js';
+import { isRequestMessage, type Exchange } from '../channel.js';
 import {
   CAPABILITIES_KEY,
   describeExchange,
@@ -82,6 +82,29 @@ async function checkUnknownMethod(ctx: AuditContext): Promise<void> {
   else ctx.record('methods.unknown', 'pass', '-32601');
 }
 
+/**
+ * Over HTTP a notification is either accepted (202, no body) or refused with an HTTP error status
+ * (4xx), whose body is empty or a JSON-RPC error without an id. Anything else answers it.
+ */
+export function notificationProblem(exchange: Exchange): string | undefined {
+  if (exchange.failure !== undefined) return exchange.failure;
+  const status = exchange.status ?? 0;
+  const text = exchange.text ?? '';
+  if (status === 202) return text === '' ? undefined : `HTTP 202 with ${text.length} body bytes`;
+  if (status >= 400 && status < 500) {
+    if (text.trim() === '') return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const idless = isPlainObject(body) && isPlainObject(body['error']) && (!('id' in body) || body['id'] === null);
+    return idless ? undefined : `HTTP ${status} with a body that is not a JSON-RPC error without an id`;
+  }
+  return `HTTP ${status}${text.trim() === '' ? '' : ` with ${text.length} body bytes`}, expected 202 or a 4xx refusal`;
+}
+
 async function checkNotifications(ctx: AuditContext): Promise<void> {
   const notifications = [
     { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 999_999, _meta: ctx.meta() } },
@@ -89,17 +112,21 @@ async function checkNotifications(ctx: AuditContext): Promise<void> {
   ];
   if (ctx.channel.kind === 'http') {
     const problems: string[] = [];
+    const outcomes: string[] = [];
     for (const notification of notifications) {
       const exchange = await ctx.send(notification);
-      if (exchange.failure !== undefined) problems.push(`${notification.method}: ${exchange.failure}`);
-      else if (exchange.status !== 202 || (exchange.text ?? '') !== '') {
-        problems.push(`${notification.method}: HTTP ${exchange.status} with ${exchange.text?.length ?? 0} body bytes`);
-      }
+      const problem = notificationProblem(exchange);
+      if (problem !== undefined) problems.push(`${notification.method}: ${problem}`);
+      else outcomes.push(exchange.status === 202 ? '202' : `refused with HTTP ${exchange.status}`);
     }
     ctx.record(
       'notifications.unanswered',
       problems.length === 0 ? 'pass' : 'fail',
-      problems.length === 0 ? '202 Accepted, empty body' : problems.join('; '),
+      problems.length > 0
+        ? problems.join('; ')
+        : outcomes.every((outcome) => outcome === '202')
+          ? '202 Accepted, empty body'
+          : `no JSON-RPC response (${[...new Set(outcomes)].join(', ')})`,
     );
     return;
   }

@@ -4,11 +4,20 @@
  * input_required result and embedded request on the way.
  */
 import { describeExchange, errorOf, isPlainObject, resultOf, type AuditContext } from '../context.js';
+import type { Exchange } from '../channel.js';
 import type { ScriptedHost } from '../scriptedHost.js';
 import { isReadableState } from '../stateToken.js';
+import { ToolArgumentsRejectedError } from '../toolArgumentsRejectedError.js';
 import { inspectInputRequired } from './inputRequests.js';
 
 export const MAX_AUDIT_ROUNDS = 8;
+
+/** An error's code and message on one short line (the message comes from the server). */
+function errorText(exchange: Exchange): string {
+  const message = (exchange.message?.['error'] as { message?: unknown } | undefined)?.message;
+  const text = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+  return text === '' ? '-32602' : `-32602 ${JSON.stringify(text)}`;
+}
 
 export interface ToolUnderAudit {
   name: string;
@@ -90,6 +99,10 @@ async function driveFlow(ctx: AuditContext, tool: ToolUnderAudit, host: Scripted
     };
     const exchange = await ctx.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
     const result = resultOf(exchange);
+    if (round === 1 && errorOf(exchange)?.code === -32602) {
+      // The tool refuses the audited arguments themselves: bad input to the audit, not a broken rule.
+      throw new ToolArgumentsRejectedError(tool.name, tool.arguments, errorText(exchange));
+    }
     if (result === undefined) {
       ctx.record('mrtr.fresh_ids_accepted', 'fail', `request ${round} (id ${id}) got ${describeExchange(exchange)}`);
       return first;

@@ -43,6 +43,38 @@ function retry(
   );
 }
 
+/**
+ * The state replayed under changed arguments. The changed arguments are first sent on their own: only
+ * when the tool accepts them does a -32602 on the replay show that the state is bound to the arguments.
+ */
+async function checkArgumentsBound(
+  ctx: AuditContext,
+  tool: ToolUnderAudit,
+  first: FirstRound,
+  state: string,
+): Promise<void> {
+  const rule = 'mrtr.state_arguments_bound';
+  const descriptor = ctx.listedTools.find((entry) => entry['name'] === tool.name);
+  const changed = changeArguments(tool.arguments, descriptor?.['inputSchema']);
+  if (changed === undefined) {
+    ctx.record(rule, 'not_applicable', 'no argument could be changed safely');
+    return;
+  }
+  const shown = JSON.stringify(changed);
+  const baseline = await retry(ctx, first, tool.name, changed, {});
+  if (resultOf(baseline) === undefined) {
+    ctx.record(
+      rule,
+      'not_applicable',
+      `${tool.name} rejects the changed arguments ${shown} on their own (${describeExchange(baseline)}), ` +
+        'so a refusal would prove nothing',
+    );
+    return;
+  }
+  const replay = await retry(ctx, first, tool.name, changed, { state, answers: first.answers });
+  expectInvalidParams(ctx, rule, replay, `the state under ${shown}`);
+}
+
 async function checkStateBinding(
   ctx: AuditContext,
   tool: ToolUnderAudit,
@@ -55,14 +87,7 @@ async function checkStateBinding(
   });
   expectInvalidParams(ctx, 'mrtr.state_tampered', tampered, 'a tampered requestState');
 
-  const descriptor = ctx.listedTools.find((entry) => entry['name'] === tool.name);
-  const changed = changeArguments(tool.arguments, descriptor?.['inputSchema']);
-  if (changed === undefined) {
-    ctx.record('mrtr.state_arguments_bound', 'not_applicable', 'no argument could be changed safely');
-  } else {
-    const replay = await retry(ctx, first, tool.name, changed, { state, answers: first.answers });
-    expectInvalidParams(ctx, 'mrtr.state_arguments_bound', replay, `the state under ${JSON.stringify(changed)}`);
-  }
+  await checkArgumentsBound(ctx, tool, first, state);
 
   const other = ctx.observed.tools.find((name) => name !== tool.name);
   if (other === undefined) {

@@ -171,12 +171,14 @@ export function createSummarizeRepoFlow(
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
       const read = await repo.read(state.picked, readBudgetOf(budgets));
-      const files = read.files.map(({ path, size, bytesShown, truncated, tokens }) => ({
+      const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
         bytesShown,
         truncated,
         tokens,
+        // Flagged when not plain UTF-8 (UTF-16, or invalid bytes shown as U+FFFD).
+        ...(encoding !== 'utf8' && { encoding }),
       }));
       return {
         params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),

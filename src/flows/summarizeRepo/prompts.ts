@@ -168,11 +168,16 @@ export interface SummaryPromptInput {
   files: readonly ReadFileResult[];
 }
 
+/**
+ * The `summary` request: one block per file. A file that is not plain UTF-8 says so in its header
+ * (`encoding=utf16le`, `utf16be`, or `replaced` when invalid bytes became U+FFFD): never converted silently.
+ */
 export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageRequestParams {
-  const blocks = input.files.map(
-    (file) =>
-      `<<<FILE path="${file.path}" bytes=${file.size} truncated=${file.truncated}>>>\n${file.content}\n<<<END FILE>>>`,
-  );
+  const blocks = input.files.map((file) => {
+    const encoding = file.encoding === 'utf8' ? '' : ` encoding=${file.encoding}`;
+    const header = `<<<FILE path="${file.path}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
+    return `${header}\n${file.content}\n<<<END FILE>>>`;
+  });
   const text = [
     `Repository: ${input.repoName}`,
     `Audience: ${input.audience}`,

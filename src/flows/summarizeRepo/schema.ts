@@ -42,6 +42,10 @@ export const summarizeRepoOutput = z.object({
       bytesShown: z.number().int(),
       truncated: z.boolean(),
       tokens: z.number().int().optional().describe('Estimated tokens of what the summary prompt showed of the file.'),
+      encoding: z
+        .enum(['utf16le', 'utf16be', 'replaced'])
+        .optional()
+        .describe('Present when the file is not plain UTF-8; `replaced`: invalid bytes were shown as U+FFFD.'),
     }),
   ),
   skipped: z.array(skippedClass).describe('Files left out of the listing or the reading, by reason.'),
