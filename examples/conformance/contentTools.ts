@@ -51,7 +51,7 @@ export function contentTools(): AnyToolDefinition[] {
       title: 'test_tool_with_progress',
       description: 'Reports progress 0, 50, 100 of 100',
       inputSchema: noArgs,
-        run: async (_args, ctx) => {
+      run: async (_args, ctx) => {
         for (const step of [0, 50, 100]) {
           await ctx.progress(step, 100);
           if (step < 100) await sleep(50, undefined, { signal: ctx.signal });

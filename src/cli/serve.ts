@@ -8,6 +8,7 @@ import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../
 import { listenHttp } from '../transports/nodeHttp.js';
 import { serveStdioFront } from '../transports/stdio.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
+import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
 
@@ -41,6 +42,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     http: { type: 'string' },
     root: { type: 'string' },
     ...MODEL_FLAG_OPTIONS,
+    ...BUDGET_FLAG_OPTIONS,
     'state-keys-file': { type: 'string' },
     'state-ttl': { type: 'string' },
     'max-rounds': { type: 'string' },
@@ -71,6 +73,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
   // Two rounds at least: summarize_repo asks the host twice (pick_files, then summary).
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 2, 100);
+  const budgets = budgetsFromFlags(values);
   const address = values.http === undefined ? undefined : parseListenAddress(values.http);
   const tokens = values['tokens-file'] === undefined ? undefined : await loadTokensFile(values['tokens-file']);
   if (address !== undefined && !LOOPBACK.has(address.host) && tokens === undefined && values['allow-remote'] !== true) {
@@ -86,6 +89,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   });
   if (warning !== undefined) logger.warn(warning);
   const common = {
+    budgets,
     root,
     models,
     keyRing: ring,

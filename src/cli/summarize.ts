@@ -6,6 +6,7 @@
 import { runLocalSummarize } from '../host/localSummarize.js';
 import { createStderrLogger } from '../logger.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
+import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { createProgressLine } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
@@ -19,6 +20,7 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
     trace: { type: 'boolean' },
     quiet: { type: 'boolean' },
     ...MODEL_FLAG_OPTIONS,
+    ...BUDGET_FLAG_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -36,7 +38,9 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
 
   // Files listed and read, on one self-erasing stderr line — only on a terminal, never with --quiet or --trace.
   const progress = createProgressLine(process.stderr, { enabled: values.quiet !== true && values.trace !== true });
+  const budgets = budgetsFromFlags(values);
   const result = await runLocalSummarize({
+    budgets,
     root,
     logger: progress?.around(logger) ?? logger,
     models,

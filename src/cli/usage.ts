@@ -44,6 +44,9 @@ Options:
                              overrides MCP_MODEL_INPUT_STATE_KEYS
   --state-ttl SECONDS        lifetime of a minted requestState, 1-86400 (default: 300)
   --max-rounds N             input_required rounds allowed per tool call, 2-100 (default: 6)
+  --pick-prompt-bytes N      size of the pick_files prompt in bytes, 1024-1048576 (default: 24576)
+  --read-bytes N             file content in the summary prompt, bytes in all, 1024-16777216 (default: 49152)
+  --result-tokens N          the summary text is cut to this many tokens, 100-1000000 (default: 25000)
   --tokens-file FILE         HTTP only: {"<bearer token>": "<principal>"}; requests without a known
                              token get 401
   --allow-remote             HTTP only: allow a non-loopback HOST without --tokens-file
@@ -75,6 +78,9 @@ Options:
   --path SUB                 summarize only this sub-directory of DIR
   --audience TEXT            who the summary is for (default: developer)
   --max-files N              how many files the model may pick, 1-8 (default: 3)
+  --pick-prompt-bytes N      size of the pick_files prompt in bytes, 1024-1048576 (default: 24576)
+  --read-bytes N             file content in the summary prompt, bytes in all, 1024-16777216 (default: 49152)
+  --result-tokens N          the summary text is cut to this many tokens, 100-1000000 (default: 25000)
   --json                     print the structured result as JSON instead of the summary text
   --trace                    print each exchange to stderr (id, method, resultType, input keys)
   --quiet                    no informational lines on stderr (such as the one line per model call)

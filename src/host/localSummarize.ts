@@ -8,6 +8,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
+import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
 import type { Logger } from '../logger.js';
 import { createBuiltinModel } from '../models/builtin.js';
 import type { CompletionModel } from '../models/modelSource.js';
@@ -32,6 +33,8 @@ export interface LocalSummarizeOptions {
   /** The host's model, for steps the plan gives to `host`; defaults to the built-in heuristic. */
   model?: CompletionModel;
   trace?: TraceSink;
+  /** `summarize_repo` size limits (defaults in flows/summarizeRepo/prompts.ts). */
+  budgets?: Partial<SummarizeBudgets>;
   /** Repository reader options, e.g. `onProgress` for a progress line. */
   repository?: RepositoryOptions;
 }
@@ -46,6 +49,7 @@ export async function runLocalSummarize(options: LocalSummarizeOptions): Promise
     logger: options.logger,
     defaultPrincipal: localPrincipal(),
     ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
   const front = createHttpFront({
     factory,

@@ -18,6 +18,7 @@ import { createBuiltinModel } from './builtin.js';
 import type { CompletionModel } from './modelSource.js';
 import { createProviderSource } from './providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './providers/retry.js';
+import { printable } from './untrusted.js';
 import { DEFAULT_MODEL_BUDGET, type ModelBudget } from './usage.js';
 
 export type ModelSource = { kind: 'host' } | { kind: 'server'; model: CompletionModel };
@@ -52,8 +53,9 @@ const STEP_ALIASES: Readonly<Record<string, string>> = {
 };
 const SOURCES_HELP = 'use builtin, host, openai:MODEL or anthropic:MODEL';
 
+/** One line, whatever the operator typed: the message echoes parts of the spec. */
 function configError(message: string): ModelInputError<'config_invalid'> {
-  return new ModelInputError('config_invalid', message);
+  return new ModelInputError('config_invalid', printable(message));
 }
 
 function firstServing(list: readonly ModelSource[], capabilities: ClientCapabilities): ModelSource | undefined {

@@ -3,11 +3,13 @@ import { z } from 'zod';
 
 import { AUDIT_FORMAT, type AuditReport } from '../audit/types.js';
 import { ModelInputError } from '../errors.js';
-import { parseJsonText } from './jsonText.js';
+import { nestsDeeperThan, parseJsonText } from './jsonText.js';
 import { readInputFile } from './readInput.js';
 import { fieldPath } from './schemaIssues.js';
 
 export const MAX_AUDIT_REPORT_BYTES = 1024 * 1024;
+/** Objects and arrays nested deeper than this are refused (an inputSchema is compiled and printed). */
+export const MAX_AUDIT_REPORT_DEPTH = 64;
 
 const observedRequest = z.object({
   round: z.number().int().min(0),
@@ -76,6 +78,9 @@ export function parseAuditReport(text: string, source: string): AuditReport {
             .map(({ pointer, key }) => `  ${fieldPath(pointer, key)}: is a duplicate key`)
             .join('\n')}`,
     );
+  }
+  if (nestsDeeperThan(json.value, MAX_AUDIT_REPORT_DEPTH)) {
+    throw new ModelInputError('audit_report_invalid', `${source} nests deeper than ${MAX_AUDIT_REPORT_DEPTH} levels`);
   }
   const parsed = auditReport.safeParse(json.value);
   if (!parsed.success) {

@@ -2,8 +2,9 @@
 export { parseAuditReport, loadAuditReport } from './auditReport.js';
 export { buildPlan } from './buildPlan.js';
 export type { BuildPlanOptions } from './buildPlan.js';
-export { inferWorkflow, observedRounds, workflowFromAudit } from './fromAudit.js';
-export type { InferredWorkflow } from './fromAudit.js';
+export { observedRounds } from './fromAudit.js';
+export { inferWorkflow, workflowFromAudit } from './inferWorkflow.js';
+export type { InferredWorkflow } from './inferWorkflow.js';
 export { loadWorkflowFile, parseWorkflow } from './loadWorkflow.js';
 export { prettyJson } from './prettyJson.js';
 export { renderPlanJson, renderPlanMarkdown } from './renderPlan.js';

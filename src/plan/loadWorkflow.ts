@@ -6,7 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 
-import { parseJsonText } from './jsonText.js';
+import { nestsDeeperThan, parseJsonText } from './jsonText.js';
 import { readInputFile } from './readInput.js';
 import { fieldPath, issuesFromAjv } from './schemaIssues.js';
 import { isModelStep, type Workflow } from './workflow.js';
@@ -15,6 +15,8 @@ import { WORKFLOW_SCHEMA } from './workflowSchema.js';
 
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;
 export const MAX_YAML_ALIASES = 100;
+/** Objects and arrays nested deeper than this are refused before validation (which recurses). */
+export const MAX_WORKFLOW_DEPTH = 64;
 
 const validateWorkflow = new Ajv2020({
   allErrors: true,
@@ -129,7 +131,13 @@ export function parseWorkflow(text: string, source: string): Workflow {
       { field: '(file)', message: `is larger than ${MAX_WORKFLOW_BYTES} bytes` },
     ]);
   }
-  return validateWorkflowValue(parseText(text, source), source);
+  const value = parseText(text, source);
+  if (nestsDeeperThan(value, MAX_WORKFLOW_DEPTH)) {
+    throw new WorkflowInvalidError(source, [
+      { field: '(file)', message: `nests deeper than ${MAX_WORKFLOW_DEPTH} levels` },
+    ]);
+  }
+  return validateWorkflowValue(value, source);
 }
 
 /** Reads a workflow file: a regular file of at most MAX_WORKFLOW_BYTES of UTF-8, checked before parsing. */

@@ -50,7 +50,7 @@ function stateSection(state: Plan['state']): string {
 }
 
 function removalSection(removal: Plan['removal']): string {
-  const condition = removal.condition;
+  const condition = inline(removal.condition);
   if (!removal.applies) return `Nothing to remove: ${condition}.`;
   if (removal.date === null) return `Remove the sampling path now: ${condition}.`;
   return (

@@ -1,5 +1,6 @@
 /** The MRTR round machinery shared by the flow engine, the conformance fixture and library users. */
-import { inputRequired, ProtocolError, type InputRequest } from '@modelcontextprotocol/server';
+import type { ProtocolError } from '@modelcontextprotocol/server';
+import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
 import {

@@ -10,7 +10,8 @@ import type { AuditReport } from '../../src/audit/types.js';
 import { parseAuditReport } from '../../src/plan/auditReport.js';
 import { buildPlan } from '../../src/plan/buildPlan.js';
 import { main } from '../../src/cli/main.js';
-import { inferWorkflow, observedRounds, requireToolFlow, workflowFromAudit } from '../../src/plan/fromAudit.js';
+import { observedRounds, requireToolFlow } from '../../src/plan/fromAudit.js';
+import { inferWorkflow, workflowFromAudit } from '../../src/plan/inferWorkflow.js';
 import { loadWorkflowFile } from '../../src/plan/loadWorkflow.js';
 import { renderPlanMarkdown } from '../../src/plan/renderPlan.js';
 

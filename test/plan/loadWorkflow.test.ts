@@ -165,6 +165,23 @@ describe('parseWorkflow', () => {
     ]);
   });
 
+  it('refuses deep nesting before validating (validation recurses), in JSON and YAML alike', () => {
+    const nested = (levels: number) => {
+      const workflow = validWorkflow();
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let level = 0; level < levels; level++) schema = { not: schema };
+      workflow.steps[1].output = { schema };
+      return workflow;
+    };
+    expect(parseWorkflow(JSON.stringify(nested(50)), 'w.json').steps).toHaveLength(2);
+    const deep = [{ field: '(file)', message: 'nests deeper than 64 levels' }];
+    expect(issuesOf(nested(60))).toEqual(deep);
+    expect(issuesOf(stringify(nested(60)), 'w.yaml')).toEqual(deep);
+    const chain = `${'{"not":'.repeat(100_000)}{"type":"string"}${'}'.repeat(100_000)}`;
+    const text = JSON.stringify(nested(0)).replace('"schema":{"type":"string"}', `"schema":${chain}`);
+    expect(issuesOf(text, 'w.json')).toEqual(deep);
+  });
+
   it('compiles embedded schemas apart: the same $id twice, in one file or in two parses, is fine', () => {
     const workflow = validWorkflow();
     workflow.tool.arguments = { $id: 'https://example.com/args.json', type: 'object' };
@@ -270,5 +287,7 @@ describe('plan FILE with bad input', () => {
     await expect(loadAuditReport(join(dir, 'big-report.json'))).rejects.toThrow(/is larger than 1048576 bytes$/);
     await expect(loadAuditReport(dir)).rejects.toThrow(/is a directory, not a file$/);
     await expect(loadAuditReport(join(dir, 'nope.json'))).rejects.toThrow(/nope\.json does not exist$/);
+    await writeFile(join(dir, 'deep-report.json'), `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    await expect(loadAuditReport(join(dir, 'deep-report.json'))).rejects.toThrow(/nests deeper than 64 levels$/);
   });
 });

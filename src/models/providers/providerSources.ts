@@ -10,6 +10,7 @@ import type { CompletionModel } from '../modelSource.js';
 import { createTieredModel } from '../preferences.js';
 import { createAnthropicMessagesModel } from './anthropicMessages.js';
 import { createOpenAIChatModel } from './openaiChat.js';
+import { printable } from '../untrusted.js';
 import type { RetryPolicy } from './retry.js';
 
 export const PROVIDERS = ['openai', 'anthropic'] as const;
@@ -24,8 +25,9 @@ export interface ProviderSettings {
   retry: RetryPolicy;
 }
 
+/** One line, whatever the operator typed: the message echoes parts of the spec. */
 function configError(message: string): ModelInputError<'config_invalid'> {
-  return new ModelInputError('config_invalid', message);
+  return new ModelInputError('config_invalid', printable(message));
 }
 
 function envValue(env: ProviderSettings['env'], name: string): string | undefined {
@@ -83,7 +85,8 @@ export function createProviderSource(source: string, settings: ProviderSettings)
   if (!isProvider(provider)) {
     throw configError(`unknown model provider '${provider}' in '${source}' (use openai:MODEL or anthropic:MODEL)`);
   }
-  if (models.length > 2 || models.some((id) => id === '' || /\s/.test(id) || id.length > 200)) {
+  // Model ids end up in log lines and results: no whitespace, no control or format characters, bounded.
+  if (models.length > 2 || models.some((id) => id === '' || /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > 200)) {
     throw configError(`bad model source '${source}': expected ${provider}:MODEL or ${provider}:CHEAP+STRONG`);
   }
   const [cheap, strong] = models as [string, string | undefined];
