@@ -13,7 +13,7 @@ import type { Repository, SkippedClass } from '../../repo/index.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
-import { parsePickText, validatePick } from './pickAnswer.js';
+import { parsePickText, validatePick, type PickValidation } from './pickAnswer.js';
 import {
   buildPickRequest,
   buildSummaryRequest,
@@ -92,6 +92,20 @@ function nothingToSummarize(path: string): { done: CallToolResult } {
   };
 }
 
+/** The summary phase that follows a validated pick, carrying what the pick phase listed. */
+function summaryPhase(
+  state: Extract<SummarizeState, { phase: 'pick' }>,
+  validation: PickValidation,
+): Extract<SummarizeState, { phase: 'summary' }> {
+  return {
+    phase: 'summary',
+    picked: validation.picked,
+    dropped: validation.dropped,
+    candidates: state.candidates ?? { listed: 0, total: 0 },
+    skipped: state.skipped ?? [],
+  };
+}
+
 /** `openRepo` is called lazily (once), so capability checks run before any repository work. */
 export function createSummarizeRepoFlow(
   openRepo: () => Promise<Repository>,
@@ -130,16 +144,8 @@ export function createSummarizeRepoFlow(
     async accept(args, state, answer) {
       if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
       const repo = await repository();
-      const { picked, dropped } = await validatePick(repo, parsePickText(answerText(answer)), args.path, args.maxFiles);
-      return {
-        next: {
-          phase: 'summary',
-          picked,
-          dropped,
-          candidates: state.candidates ?? { listed: 0, total: 0 },
-          skipped: state.skipped ?? [],
-        },
-      };
+      const validation = await validatePick(repo, parsePickText(answerText(answer)), args.path, args.maxFiles);
+      return { next: summaryPhase(state, validation) };
     },
     // Server-owned models only: one repair request, then the built-in ranking over the same candidates.
     recover: {
@@ -150,17 +156,8 @@ export function createSummarizeRepoFlow(
         if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
         const repo = await repository();
         const ranked = choosePicks({ ...parsePickPrompt(userText(params)), limit: args.maxFiles });
-        const { picked, dropped } = await validatePick(repo, ranked, args.path, args.maxFiles);
-        return {
-          next: {
-            phase: 'summary',
-            picked,
-            dropped,
-            candidates: state.candidates ?? { listed: 0, total: 0 },
-            skipped: state.skipped ?? [],
-            fallback: reason,
-          },
-        };
+        const validation = await validatePick(repo, ranked, args.path, args.maxFiles);
+        return { next: { ...summaryPhase(state, validation), fallback: reason } };
       },
     },
   };

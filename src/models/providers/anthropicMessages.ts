@@ -9,8 +9,9 @@ import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
 import { ModelProviderError } from '../providerError.js';
 import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
-import { callWithRetries, type RetryPolicy } from './retry.js';
-import { answerUsage, reportedModel, textResult, toTextConversation, usageField } from './turns.js';
+import { finishedText, refusedError, retryingModel } from './adapter.js';
+import type { RetryPolicy } from './retry.js';
+import { answerUsage, reportedModel, toTextConversation, usageField } from './turns.js';
 
 export interface AnthropicMessagesModelOptions {
   /** The model id, e.g. `claude-haiku-4-5`. */
@@ -102,31 +103,17 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
       ),
     );
     if (answer.stop_reason === 'refusal') {
-      throw new ModelProviderError('refused', `${name}: the model declined to answer`, {
-        model: name,
-        hint: 'try another model',
-      });
+      throw refusedError(name);
     }
-    const stop = answer.stop_reason ?? undefined;
-    return textResult(
-      text,
-      reportedModel(answer.model, options.model),
-      stop === undefined ? undefined : (STOP_REASONS[stop] ?? stop),
-    );
+    return finishedText(text, reportedModel(answer.model, options.model), answer.stop_reason, STOP_REASONS);
   }
 
-  return {
+  return retryingModel({
     name,
-    complete: (request) =>
-      callWithRetries({
-        attempt: (_number, signal) => attempt(request, signal),
-        classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
-        timeoutMs: options.timeoutMs,
-        policy: options.retry,
-        logger: options.logger,
-        model: name,
-        ...(request.signal !== undefined && { signal: request.signal }),
-        ...(request.deadline !== undefined && { deadline: request.deadline }),
-      }),
-  };
+    timeoutMs: options.timeoutMs,
+    retry: options.retry,
+    logger: options.logger,
+    attempt,
+    classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
+  });
 }

@@ -9,8 +9,9 @@ import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
 import { ModelProviderError } from '../providerError.js';
 import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
-import { callWithRetries, type RetryPolicy } from './retry.js';
-import { answerUsage, reportedModel, textResult, toTextConversation, usageField } from './turns.js';
+import { finishedText, refusedError, retryingModel } from './adapter.js';
+import type { RetryPolicy } from './retry.js';
+import { answerUsage, reportedModel, toTextConversation, usageField } from './turns.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -134,31 +135,17 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
       (choice.message.refusal != null && choice.message.refusal !== '') ||
       (choice.finish_reason === 'content_filter' && content === '')
     ) {
-      throw new ModelProviderError('refused', `${name}: the model declined to answer`, {
-        model: name,
-        hint: 'try another model',
-      });
+      throw refusedError(name);
     }
-    const finish = choice.finish_reason ?? undefined;
-    return textResult(
-      content,
-      reportedModel(response.model, options.model),
-      finish === undefined ? undefined : (STOP_REASONS[finish] ?? finish),
-    );
+    return finishedText(content, reportedModel(response.model, options.model), choice.finish_reason, STOP_REASONS);
   }
 
-  return {
+  return retryingModel({
     name,
-    complete: (request) =>
-      callWithRetries({
-        attempt: (_number, signal) => attempt(request, signal),
-        classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
-        timeoutMs: options.timeoutMs,
-        policy: options.retry,
-        logger: options.logger,
-        model: name,
-        ...(request.signal !== undefined && { signal: request.signal }),
-        ...(request.deadline !== undefined && { deadline: request.deadline }),
-      }),
-  };
+    timeoutMs: options.timeoutMs,
+    retry: options.retry,
+    logger: options.logger,
+    attempt,
+    classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
+  });
 }
