@@ -8,7 +8,7 @@ import type { CreateMessageResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
 import { ModelProviderError } from '../providerError.js';
-import type { ClassifiedFailure } from './failure.js';
+import type { ClassifiedFailure, ProviderContext } from './failure.js';
 import { callWithRetries, type RetryPolicy } from './retry.js';
 import { textResult } from './turns.js';
 
@@ -53,4 +53,14 @@ export function finishedText(
   table: Readonly<Record<string, string>>,
 ): CreateMessageResult {
   return textResult(text, model, stop == null ? undefined : (table[stop] ?? stop));
+}
+
+/** What error classification knows about a provider: its variables are `<PREFIX>_API_KEY` and `<PREFIX>_BASE_URL`. */
+export function providerContext(name: string, envPrefix: 'OPENAI' | 'ANTHROPIC', timeoutMs: number): ProviderContext {
+  return { model: name, keyEnv: `${envPrefix}_API_KEY`, baseUrlEnv: `${envPrefix}_BASE_URL`, timeoutMs };
+}
+
+/** Builds the error for an answer the adapter cannot use, with the provider's hint. */
+export function badResponse(name: string, hint: string): (what: string) => ModelProviderError {
+  return (what) => new ModelProviderError('bad_response', `${name}: ${what}`, { model: name, hint });
 }

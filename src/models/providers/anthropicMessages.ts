@@ -7,9 +7,8 @@ import { z } from 'zod';
 
 import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
-import { ModelProviderError } from '../providerError.js';
-import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
-import { finishedText, refusedError, retryingModel } from './adapter.js';
+import { classifySdkError, type SdkErrorClasses } from './failure.js';
+import { badResponse, finishedText, providerContext, refusedError, retryingModel } from './adapter.js';
 import type { RetryPolicy } from './retry.js';
 import { answerUsage, reportedModel, toTextConversation, usageField } from './turns.js';
 
@@ -57,17 +56,8 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
       errors: sdk,
     })));
   let errors: SdkErrorClasses | undefined;
-  const context: ProviderContext = {
-    model: name,
-    keyEnv: 'ANTHROPIC_API_KEY',
-    baseUrlEnv: 'ANTHROPIC_BASE_URL',
-    timeoutMs: options.timeoutMs,
-  };
-  const invalid = (what: string): ModelProviderError =>
-    new ModelProviderError('bad_response', `${name}: ${what}`, {
-      model: name,
-      hint: 'check ANTHROPIC_BASE_URL points at the Messages API, or try another model',
-    });
+  const context = providerContext(name, 'ANTHROPIC', options.timeoutMs);
+  const invalid = badResponse(name, 'check ANTHROPIC_BASE_URL points at the Messages API, or try another model');
 
   async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
     const { system, turns } = toTextConversation(request.params, name);

@@ -7,9 +7,8 @@ import { z } from 'zod';
 
 import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
-import { ModelProviderError } from '../providerError.js';
-import { classifySdkError, type ProviderContext, type SdkErrorClasses } from './failure.js';
-import { finishedText, refusedError, retryingModel } from './adapter.js';
+import { classifySdkError, type SdkErrorClasses } from './failure.js';
+import { badResponse, finishedText, providerContext, refusedError, retryingModel } from './adapter.js';
 import type { RetryPolicy } from './retry.js';
 import { answerUsage, reportedModel, toTextConversation, usageField } from './turns.js';
 
@@ -86,17 +85,11 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     })));
   let errors: SdkErrorClasses | undefined;
   const maxTokensField = options.maxTokensField ?? maxTokensFieldFor(baseURL);
-  const context: ProviderContext = {
-    model: name,
-    keyEnv: 'OPENAI_API_KEY',
-    baseUrlEnv: 'OPENAI_BASE_URL',
-    timeoutMs: options.timeoutMs,
-  };
-  const invalid = (what: string): ModelProviderError =>
-    new ModelProviderError('bad_response', `${name}: ${what}`, {
-      model: name,
-      hint: 'check OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint, or try another model',
-    });
+  const context = providerContext(name, 'OPENAI', options.timeoutMs);
+  const invalid = badResponse(
+    name,
+    'check OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint, or try another model',
+  );
 
   async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
     const { system, turns } = toTextConversation(request.params, name);
