@@ -3,6 +3,8 @@ import { isModelInputError } from '../errors.js';
 import { generateStateKey } from '../state/index.js';
 import { VERSION } from '../version.js';
 import { runAuditCommand } from './audit.js';
+import { runCall } from './call.js';
+import { runDiscover } from './discover.js';
 import { runPlan } from './plan.js';
 import { runServe } from './serve.js';
 import { runSummarize } from './summarize.js';
@@ -36,6 +38,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runPlan(rest);
       case 'audit':
         return await runAuditCommand(rest);
+      case 'call':
+        return await runCall(rest);
+      case 'discover':
+        return await runDiscover(rest);
       case 'keygen':
         if (rest.includes('--help') || rest.includes('-h')) {
           console.log(KEYGEN_USAGE);

@@ -9,13 +9,19 @@ Usage:
   mcp-model-input plan FILE [--json]          plan a model-assisted tool: sampling or not, and how
   mcp-model-input audit (--stdio "COMMAND" | --url URL) [--tool NAME --args JSON]
                                               probe a live MCP server against the 2026-07-28 rules
+  mcp-model-input call TOOL (--stdio "COMMAND" | --url URL) [--args JSON] [options]
+                                              call a tool as a host that answers model input safely
+  mcp-model-input discover (--stdio "COMMAND" | --url URL)
+                                              show what a server says it is and offers
   mcp-model-input --help | --version
 
 Run 'mcp-model-input <command> --help' for a command's options.`;
 
 export const SERVE_USAGE = `Usage: mcp-model-input serve (--stdio | --http [HOST:]PORT) [options]
 
-Serves the summarize_repo tool (protocol revision 2026-07-28; stateless, no sessions).
+Serves the summarize_repo tool (protocol revision 2026-07-28; stateless, no sessions). Clients
+pinned to 2025-11-25 that open with initialize are served by the legacy adapter on the same
+command and endpoint: a session, and live sampling/createMessage requests (--legacy off refuses them).
 
 Transport (exactly one):
   --stdio                    newline-delimited JSON-RPC on stdin/stdout (logs go to stderr)
@@ -54,6 +60,14 @@ Options:
                              loopback names are accepted on loopback binds, and this machine's names and
                              addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
+  --legacy on|off            serve 2025-11-25 clients (initialize, sessions, live sampling requests);
+                             off refuses initialize with -32022 (default: on)
+  --max-samples-per-call N   2025-11-25 clients: live sampling requests per tool call, 1-100; past it
+                             the call ends with an isError result (default: 5)
+  --max-sessions N           HTTP only, 2025-11-25 clients: sessions held at once, 1-10000; initialize
+                             beyond it gets 503 (default: 100)
+  --session-idle SECONDS     HTTP only, 2025-11-25 clients: a session without traffic for this long is
+                             closed and then gets 404, 1-86400 (default: 1800)
   --quiet                    only warnings on stderr (hides the one line per model call)
   -h, --help                 show this help
 
@@ -146,3 +160,52 @@ Options:
   -h, --help                 show this help
 
 Exit status: 0 no rule failed, 1 at least one rule failed, 2 bad usage.`;
+
+export const CALL_USAGE = `Usage: mcp-model-input call TOOL (--stdio "COMMAND" | --url URL) [options]
+
+Calls one tool as a host: when the server asks for model input (an embedded
+sampling/createMessage in an input_required result, or a live request from a 2025-11-25
+server), the host checks it against what it declared, validates it, asks for approval, keeps
+to its budgets, round cap and rate limit, answers with its own model, and retries the call with
+the same arguments, the answers and the server's requestState echoed byte for byte.
+
+Target (exactly one):
+  --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
+  --url URL                  a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp
+  --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+
+Options:
+  --args JSON                the tool's arguments, a JSON object (default: {})
+  --host-model SPEC          the host's models: comma-separated SOURCE[=cheap|strong|balanced],
+                             SOURCE one of builtin, scripted:FILE, openai:MODEL, anthropic:MODEL
+                             (default: builtin; providers read OPENAI_API_KEY / ANTHROPIC_API_KEY)
+  --approve MODE             prompt (default: a terminal dialog per round), auto, deny, or
+                             rules:FILE (allow/deny by server, tool and input key)
+  --max-rounds N             input_required rounds per call, 1-100 (default: 5)
+  --audit FILE               append one JSON line per model request to FILE ('-' for stderr);
+                             never prompt or response text
+  --root DIR                 repeatable: answer roots/list with these directories (declares roots)
+  --trace                    one stderr line per protocol message (ids, methods, keys, sizes)
+  --json                     print {result, rounds, usage} as JSON
+  -h, --help                 show this help
+
+Elicitation (form mode) is declared, and answered at the terminal, only when stdin is a terminal.
+
+Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
+3 denied (the approval said no), 4 stopped by a host policy (capability, validation, round cap,
+budget, rate limit, response size, state size) or the host's model failed, 5 protocol or
+connection error.`;
+
+export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--json]
+
+Asks a server what it is and what it offers: server/discover on 2026-07-28 servers, initialize
+on 2025-11-25 ones. Prints the server's name and version (unverified: its own claim), the
+revision, its capabilities and its tools. Declares no client capabilities.
+
+  --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
+  --url URL                  a Streamable HTTP endpoint
+  --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+  --json                     print the discovery as JSON
+  -h, --help                 show this help
+
+Exit status: 0 success, 2 bad usage, 5 protocol or connection error.`;

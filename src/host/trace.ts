@@ -1,7 +1,10 @@
 /**
  * `--trace`: one line per exchange (id, method, resultType, input request keys). Never
- * prompt or response text.
+ * prompt or response text. At the fetch level (HTTP, with the status) or around any SDK
+ * transport (stdio and HTTP alike).
  */
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+
 export type TraceSink = (line: string) => void;
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -22,13 +25,13 @@ function describeRequest(body: TracedBody): string {
   return parts.join(' ');
 }
 
-function describeResponse(status: number, body: unknown): string {
+function describeResponse(status: number | undefined, body: unknown): string {
   const message = body as {
     id?: unknown;
     error?: { code?: unknown };
     result?: { resultType?: unknown; inputRequests?: Record<string, unknown>; requestState?: unknown };
   };
-  const parts = [`<- id=${JSON.stringify(message?.id ?? null)} http=${status}`];
+  const parts = [`<- id=${JSON.stringify(message?.id ?? null)}${status === undefined ? '' : ` http=${status}`}`];
   if (message?.error !== undefined) parts.push(`error=${String(message.error.code)}`);
   if (message?.result !== undefined) {
     parts.push(`resultType=${String(message.result.resultType ?? 'complete')}`);
@@ -67,4 +70,30 @@ export function createTracingFetch(inner: Fetch, sink: TraceSink): Fetch {
     }
     return response;
   };
+}
+
+/** Traces every message that crosses a transport, both ways. */
+export function createTracingTransport(inner: Transport, sink: TraceSink): Transport {
+  const traced: Transport = {
+    start: () => inner.start(),
+    close: () => inner.close(),
+    send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
+      const body = message as TracedBody & { result?: unknown; error?: unknown };
+      if (typeof body.method === 'string') sink(describeRequest(body));
+      else sink(`-> id=${JSON.stringify(body.id ?? null)} ${body.error === undefined ? 'result' : 'error'}`);
+      return inner.send(message, options);
+    },
+    setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),
+    setSupportedProtocolVersions: (versions: string[]) => inner.setSupportedProtocolVersions?.(versions),
+  };
+  Object.defineProperty(traced, 'sessionId', { get: () => inner.sessionId });
+  inner.onclose = () => traced.onclose?.();
+  inner.onerror = (error) => traced.onerror?.(error);
+  inner.onmessage = (message, extra) => {
+    const body = message as TracedBody & { result?: unknown; error?: unknown };
+    if (typeof body.method === 'string') sink(`<= ${describeRequest(body).slice(3)}`);
+    else sink(describeResponse(undefined, body));
+    traced.onmessage?.(message, extra);
+  };
+  return traced;
 }

@@ -1,0 +1,140 @@
+/**
+ * `mcp-model-input call TOOL`: one tool call through the host runtime, which answers the model
+ * input the server asks for — under the approval mode, the request limits, the round cap, the
+ * budgets and the rate limit — and prints the result.
+ *
+ * Exit codes: 0 success, 1 the tool answered with an error result, 2 usage or configuration,
+ * 3 denied (approval), 4 stopped by a host policy (or the host's model failed), 5 protocol or
+ * connection error.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+
+import { ModelInputError } from '../errors.js';
+import { createStderrLogger } from '../logger.js';
+import { createApprover, parseApprovalMode } from '../host/approval/index.js';
+import { createAuditLog, silentAuditLog, type AuditLog } from '../host/auditLog.js';
+import { createHost, type HostCallResult } from '../host/createHost.js';
+import { createTerminalElicitor } from '../host/elicitTerminal.js';
+import { isHostError, type HostError } from '../host/hostError.js';
+import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
+import { parseCommandArgs, parseInteger } from './args.js';
+import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { CALL_USAGE } from './usage.js';
+
+export const CALL_EXIT = {
+  ok: 0,
+  toolError: 1,
+  usage: 2,
+  denied: 3,
+  policyStop: 4,
+  protocolError: 5,
+} as const;
+
+export function exitCodeForHostError(error: HostError): number {
+  if (error.code === 'approval_denied') return CALL_EXIT.denied;
+  if (error.code === 'protocol_error') return CALL_EXIT.protocolError;
+  return CALL_EXIT.policyStop;
+}
+
+function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ModelInputError('usage', 'call: --args is not JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ModelInputError('usage', 'call: --args must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function resultText(result: CallToolResult): string {
+  return result.content
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n')
+    .trimEnd();
+}
+
+function printResult(outcome: HostCallResult, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(outcome, null, 2));
+    return;
+  }
+  const text = resultText(outcome.result);
+  if (outcome.result.isError === true) console.error(`mcp-model-input: the tool answered with an error: ${text}`);
+  else console.log(text);
+}
+
+export async function runCall(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('call', argv, {
+    ...HOST_TARGET_OPTIONS,
+    args: { type: 'string' },
+    'host-model': { type: 'string' },
+    approve: { type: 'string' },
+    'max-rounds': { type: 'string' },
+    audit: { type: 'string' },
+    root: { type: 'string', multiple: true },
+    trace: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    console.log(CALL_USAGE);
+    return CALL_EXIT.ok;
+  }
+  if (positionals.length !== 1) {
+    throw new ModelInputError('usage', `call: name exactly one TOOL, got ${positionals.length} (see --help)`);
+  }
+  const tool = positionals[0] as string;
+  const target = hostTargetFromFlags('call', values);
+  const args = parseArguments(values.args);
+  const mode = parseApprovalMode(values.approve ?? 'prompt');
+  const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
+  const logger = createStderrLogger();
+  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
+  const interactive = process.stdin.isTTY === true;
+  const approver = await createApprover(mode, { input: process.stdin, output: process.stderr });
+  const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
+  let audit: AuditLog = silentAuditLog;
+  if (values.audit !== undefined) {
+    audit = await createAuditLog(values.audit === '-' ? { stream: process.stderr } : { file: values.audit });
+  }
+
+  const host = createHost({
+    name: 'mcp-model-input-call',
+    models,
+    approver,
+    audit,
+    // Elicitation is declared only where someone can answer it.
+    ...(interactive && { elicit: createTerminalElicitor({ input: process.stdin, output: process.stderr }) }),
+    ...(roots !== undefined && { roots }),
+    ...(maxRounds !== undefined && { maxRounds }),
+    ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
+  });
+  try {
+    const connection = await host.connect(target);
+    try {
+      const outcome = await connection.callTool(tool, args, {
+        onRound: (round, keys) => logger.info(`round ${round}: answered ${keys.join(', ')}`),
+      });
+      printResult(outcome, values.json === true);
+      return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
+    } finally {
+      await connection.close().catch(() => {});
+    }
+  } catch (error) {
+    if (!isHostError(error)) throw error;
+    console.error(`mcp-model-input: call stopped (${error.code}): ${error.message}`);
+    if (error.detail.lastResult !== undefined) {
+      console.error(`mcp-model-input: last result: ${JSON.stringify(error.detail.lastResult)}`);
+    }
+    return exitCodeForHostError(error);
+  } finally {
+    await audit.close();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `mcp-model-input discover`: what a server says about itself — name (unverified), version,
+ * revision, capabilities and tools — through the host runtime's negotiation (`server/discover`,
+ * falling back to `initialize`). Exit codes as for `call` (0, 2, 5).
+ */
+import { isHostError } from '../host/hostError.js';
+import { createHost, type Discovery } from '../host/createHost.js';
+import { printable } from '../models/untrusted.js';
+import { parseCommandArgs } from './args.js';
+import { CALL_EXIT } from './call.js';
+import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { DISCOVER_USAGE } from './usage.js';
+
+function firstLine(text: string | undefined, max = 100): string {
+  const line = printable(text ?? '').split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function renderDiscovery(discovery: Discovery): string {
+  const { server } = discovery;
+  const lines = [
+    `server:   ${printable(server.name)}${server.version === undefined ? '' : ` ${printable(server.version)}`} (unverified: the server's own claim)`,
+    `target:   ${server.key}`,
+    `revision: ${discovery.protocolVersion ?? 'unknown'} (${discovery.era === 'modern' ? 'stateless' : 'legacy, session-based'})`,
+    `capabilities: ${Object.keys(discovery.capabilities).sort().join(', ') || '(none)'}`,
+    `tools (${discovery.tools.length}):`,
+    ...discovery.tools.map((tool) => `  ${printable(tool.name)}  ${firstLine(tool.description)}`),
+  ];
+  return lines.join('\n');
+}
+
+export async function runDiscover(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('discover', argv, {
+    ...HOST_TARGET_OPTIONS,
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    console.log(DISCOVER_USAGE);
+    return CALL_EXIT.ok;
+  }
+  if (positionals.length > 0) {
+    console.error(`mcp-model-input: discover: unexpected argument '${positionals[0]}'\n\n${DISCOVER_USAGE}`);
+    return CALL_EXIT.usage;
+  }
+  const target = hostTargetFromFlags('discover', values);
+  // No models, no elicitation, no roots: discovery declares nothing and answers nothing.
+  const host = createHost({ name: 'mcp-model-input-discover' });
+  try {
+    const connection = await host.connect(target);
+    try {
+      const discovery = await connection.discover();
+      console.log(values.json === true ? JSON.stringify(discovery, null, 2) : renderDiscovery(discovery));
+      return CALL_EXIT.ok;
+    } finally {
+      await connection.close().catch(() => {});
+    }
+  } catch (error) {
+    if (!isHostError(error)) throw error;
+    console.error(`mcp-model-input: discover failed (${error.code}): ${error.message}`);
+    return CALL_EXIT.protocolError;
+  }
+}

@@ -1,0 +1,43 @@
+/** `--stdio "COMMAND" | --url URL` for the host commands (`call`, `discover`). */
+import { splitCommand } from '../audit/splitCommand.js';
+import { ModelInputError } from '../errors.js';
+import type { HostTarget } from '../host/createHost.js';
+
+export const HOST_TARGET_OPTIONS = {
+  stdio: { type: 'string' },
+  url: { type: 'string' },
+  'token-env': { type: 'string' },
+} as const;
+
+export function hostTargetFromFlags(
+  command: string,
+  values: { stdio?: string | undefined; url?: string | undefined; 'token-env'?: string | undefined },
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): HostTarget {
+  if ((values.stdio === undefined) === (values.url === undefined)) {
+    throw new ModelInputError('usage', `${command}: pass exactly one of --stdio "COMMAND" or --url URL (see --help)`);
+  }
+  if (values.stdio !== undefined) {
+    if (values['token-env'] !== undefined)
+      throw new ModelInputError('usage', `${command}: --token-env applies to --url only`);
+    const [file, ...args] = splitCommand(values.stdio);
+    if (file === undefined) throw new ModelInputError('usage', `${command}: --stdio needs a command`);
+    return { kind: 'stdio', command: file, args };
+  }
+  let url: URL;
+  try {
+    url = new URL(values.url as string);
+  } catch {
+    throw new ModelInputError('usage', `${command}: --url '${values.url}' is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ModelInputError('usage', `${command}: --url must be http(s)`);
+  }
+  const tokenVariable = values['token-env'];
+  if (tokenVariable === undefined) return { kind: 'http', url: url.href };
+  const token = env[tokenVariable]?.trim();
+  if (token === undefined || token === '') {
+    throw new ModelInputError('usage', `${command}: --token-env ${tokenVariable}: the variable is not set`);
+  }
+  return { kind: 'http', url: url.href, bearerToken: token };
+}

@@ -1,0 +1,129 @@
+/**
+ * `--approve rules:FILE`: decisions from a YAML or JSON rules file, read and checked once when the
+ * approver is created. The first rule that matches an embedded request decides it; no match denies;
+ * a round runs only if every one of its requests is allowed.
+ */
+import { readFile } from 'node:fs/promises';
+
+import { parseDocument } from 'yaml';
+
+import { ModelInputError } from '../../errors.js';
+import { terminalSafe } from '../terminalText.js';
+import type { ApprovalDecision, ApprovalRound, Approver } from '../types.js';
+
+export interface ApprovalRule {
+  /** Matches the server's (unverified) name or its key exactly; `*` or absent: any server. */
+  server?: string;
+  /** The tool being called; `*` or absent: any tool. */
+  tool?: string;
+  /** The input key of the embedded request; `*` or absent: any key. */
+  key?: string;
+  decision: 'allow' | 'deny';
+  /** For `allow`: only requests whose `maxTokens` is at most this. */
+  maxTokens?: number;
+}
+
+export const MAX_RULES_FILE_BYTES = 256 * 1024;
+const RULE_KEYS = ['server', 'tool', 'key', 'decision', 'maxTokens'];
+
+function invalid(file: string, problem: string, cause?: unknown): ModelInputError<'config_invalid'> {
+  return new ModelInputError('config_invalid', `rules file ${file}: ${problem}`, { cause });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkRule(file: string, value: unknown, at: string): ApprovalRule {
+  if (!isRecord(value)) throw invalid(file, `${at} must be a mapping`);
+  const unknown = Object.keys(value).find((name) => !RULE_KEYS.includes(name));
+  if (unknown !== undefined) {
+    throw invalid(file, `${at}: unknown key '${unknown.slice(0, 40)}' (allowed: ${RULE_KEYS.join(', ')})`);
+  }
+  const rule: ApprovalRule = { decision: 'deny' };
+  for (const name of ['server', 'tool', 'key'] as const) {
+    const field = value[name];
+    if (field === undefined) continue;
+    if (typeof field !== 'string' || field === '') throw invalid(file, `${at}: ${name} must be a non-empty string`);
+    rule[name] = field;
+  }
+  if (value.decision === undefined) throw invalid(file, `${at}: decision is missing (allow or deny)`);
+  if (value.decision !== 'allow' && value.decision !== 'deny') {
+    const got = JSON.stringify(value.decision).slice(0, 40);
+    throw invalid(file, `${at}: decision must be allow or deny (got ${got})`);
+  }
+  rule.decision = value.decision;
+  if (value.maxTokens !== undefined) {
+    const ceiling = value.maxTokens;
+    if (typeof ceiling !== 'number' || !Number.isSafeInteger(ceiling) || ceiling < 1) {
+      throw invalid(file, `${at}: maxTokens must be a positive integer`);
+    }
+    if (rule.decision !== 'allow') throw invalid(file, `${at}: maxTokens only applies to allow rules`);
+    rule.maxTokens = ceiling;
+  }
+  return rule;
+}
+
+/** Reads and checks a rules file; every problem is a one-line `ModelInputError('config_invalid')`. */
+export async function loadApprovalRules(file: string): Promise<ApprovalRule[]> {
+  let text: string;
+  try {
+    const bytes = await readFile(file);
+    if (bytes.length > MAX_RULES_FILE_BYTES) throw invalid(file, `larger than ${MAX_RULES_FILE_BYTES} bytes`);
+    text = bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof ModelInputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw invalid(file, code === 'ENOENT' ? 'not found' : `cannot be read (${code ?? 'error'})`, error);
+  }
+  const document = parseDocument(text, { uniqueKeys: true });
+  const syntax = document.errors[0];
+  if (syntax !== undefined) {
+    const first = (syntax.message.split('\n')[0] ?? syntax.code).replace(/:$/, '');
+    throw invalid(file, `not valid YAML or JSON: ${first}`);
+  }
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 50 });
+  } catch (error) {
+    throw invalid(file, `cannot be read as data (${(error as Error).message.split('\n')[0]})`, error);
+  }
+  if (!isRecord(data)) throw invalid(file, 'must be a mapping with a rules list');
+  const extra = Object.keys(data).find((name) => name !== 'rules');
+  if (extra !== undefined) throw invalid(file, `unknown top-level key '${extra.slice(0, 40)}' (allowed: rules)`);
+  if (!Array.isArray(data.rules)) throw invalid(file, 'rules must be a list');
+  return data.rules.map((rule, index) => checkRule(file, rule, `rule ${index + 1}`));
+}
+
+function matches(pattern: string | undefined, ...values: string[]): boolean {
+  return pattern === undefined || pattern === '*' || values.includes(pattern);
+}
+
+/** The decision for one round: approve only if every sampling request in it is allowed. */
+export function decideByRules(rules: readonly ApprovalRule[], round: ApprovalRound): ApprovalDecision {
+  for (const request of round.requests) {
+    const key = `'${terminalSafe(request.key, 80)}'`;
+    const index = rules.findIndex(
+      (rule) =>
+        matches(rule.server, round.server.name, round.server.key) &&
+        matches(rule.tool, round.tool) &&
+        matches(rule.key, request.key),
+    );
+    const rule = rules[index];
+    if (rule === undefined) return { kind: 'deny', reason: `input ${key}: no matching rule` };
+    if (rule.decision === 'deny') return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}` };
+    if (rule.maxTokens !== undefined && request.params.maxTokens > rule.maxTokens) {
+      return {
+        kind: 'deny',
+        reason: `input ${key}: maxTokens ${request.params.maxTokens} is above the ceiling ${rule.maxTokens} of rule ${index + 1}`,
+      };
+    }
+  }
+  return { kind: 'approve', by: 'rule' };
+}
+
+/** Loads `file` once; the approver then decides every round from those rules. */
+export async function createRulesApprover(file: string): Promise<Approver> {
+  const rules = await loadApprovalRules(file);
+  return { review: async (round) => decideByRules(rules, round) };
+}

@@ -1,0 +1,349 @@
+/**
+ * The host runtime (`mcp-model-input/host`): the client's trust boundary for model input that
+ * servers ask for.
+ *
+ * On the official SDK client: `connect` negotiates the revision (probes `server/discover`, falls
+ * back to `initialize` for a 2025-11-25 server); discovery and `tools/list` are cached for their
+ * `ttlMs` by the SDK's response cache. `callTool` drives the MRTR rounds itself — the SDK's manual
+ * mode (`allowInputRequired`) hands each `input_required` result back — so that every round goes
+ * through the policies in fulfilRound.ts before anything is sent, the round cap keeps the last
+ * result, and the retry carries the caller's arguments, the answers, and `requestState` echoed
+ * byte for byte on a fresh request id. A 2025-11-25 server's live requests go through the same
+ * policies (one request per round).
+ */
+import {
+  Client,
+  isInputRequiredResult,
+  ProtocolError,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Root,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+import { VERSION } from '../version.js';
+import { silentAuditLog, type AuditLog } from './auditLog.js';
+import { httpClientTransport } from './client.js';
+import type { TerminalElicitor } from './elicitTerminal.js';
+import { fulfilRound, rawInputRequests, type RoundPolicies } from './fulfilRound.js';
+import { HostError, isHostError } from './hostError.js';
+import { createLegacyHandlers } from './legacyHandlers.js';
+import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './policies/budgets.js';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './policies/limits.js';
+import type { HostModelEntry } from './policies/modelPolicy.js';
+import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
+import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
+import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
+import type { Approver, CallPosition, ServerIdentity } from './types.js';
+
+export const DEFAULT_HOST_MAX_ROUNDS = 5;
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export type HostTarget =
+  | { kind: 'stdio'; command: string; args?: string[]; cwd?: string; env?: Record<string, string> }
+  | { kind: 'http'; url: string; fetch?: Fetch; bearerToken?: string }
+  /** Any SDK transport; `key` identifies the server for remembering and rate limits. */
+  | { kind: 'transport'; transport: Transport; key: string };
+
+export interface HostOptions {
+  /** The client name the server sees. */
+  name?: string;
+  /** Models for `sampling/createMessage`, chosen per request by its preferences; declares `sampling` when non-empty. */
+  models?: readonly HostModelEntry[];
+  /** Answers form-mode `elicitation/create` (e.g. at the terminal); declares `elicitation` when set. */
+  elicit?: TerminalElicitor;
+  /** Answers `roots/list`; declares `roots` when set. */
+  roots?: readonly Root[];
+  /** Reviews every round's sampling requests. Default: deny (nothing is approved without an approver). */
+  approver?: Approver;
+  limits?: Partial<RequestLimits>;
+  budgets?: Partial<BudgetLimits>;
+  /** `input_required` rounds per call; default 5. */
+  maxRounds?: number;
+  /** Default: one limiter shared by every host in the process. */
+  rateLimiter?: RateLimiter;
+  audit?: AuditLog;
+  /** The principal the host acts as on the server, when it knows one (rate limits per principal). */
+  principal?: string;
+  /** `auto` (default): probe `server/discover`, fall back to `initialize`. `pin`: 2026-07-28 only. */
+  negotiation?: 'auto' | 'pin';
+  /** Per-leg request timeout; default the SDK's (60 s). */
+  requestTimeoutMs?: number;
+  /** One line per message (ids, methods, keys, sizes; never prompt or response text). */
+  trace?: TraceSink;
+}
+
+export interface HostCallOptions {
+  signal?: AbortSignal;
+  /** Called after each round is answered, before the retry (progress for long calls). */
+  onRound?: (round: number, keys: string[]) => void;
+}
+
+export interface HostCallResult {
+  result: CallToolResult;
+  /** How many `input_required` rounds the call took. */
+  rounds: number;
+  /** Model spend across the call's rounds. */
+  usage: { tokens: number; bytes: number };
+}
+
+export interface Discovery {
+  server: ServerIdentity;
+  era: 'modern' | 'legacy';
+  protocolVersion?: string;
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+  tools: Tool[];
+}
+
+export interface HostConnection {
+  readonly server: ServerIdentity;
+  readonly era: 'modern' | 'legacy';
+  discover(): Promise<Discovery>;
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args?: Record<string, unknown>, options?: HostCallOptions): Promise<HostCallResult>;
+  close(): Promise<void>;
+}
+
+export interface Host {
+  /** The capabilities this host declares (and therefore the only ones it fulfils). */
+  readonly capabilities: ClientCapabilities;
+  connect(target: HostTarget): Promise<HostConnection>;
+}
+
+const DENY_ALL: Approver = {
+  review: () => Promise.resolve({ kind: 'deny', reason: 'no approver is configured' }),
+};
+
+function targetKey(target: HostTarget): string {
+  if (target.kind === 'http') return target.url;
+  if (target.kind === 'stdio') return `stdio:${[target.command, ...(target.args ?? [])].join(' ')}`;
+  return target.key;
+}
+
+function transportFor(target: HostTarget, trace: TraceSink | undefined): Transport {
+  if (target.kind === 'transport') {
+    return trace === undefined ? target.transport : createTracingTransport(target.transport, trace);
+  }
+  if (target.kind === 'stdio') {
+    const transport = new StdioClientTransport({
+      command: target.command,
+      args: target.args ?? [],
+      stderr: 'inherit',
+      ...(target.cwd !== undefined && { cwd: target.cwd }),
+      ...(target.env !== undefined && { env: target.env }),
+    });
+    return trace === undefined ? transport : createTracingTransport(transport, trace);
+  }
+  const untraced = target.fetch ?? fetch;
+  const base = trace === undefined ? untraced : createTracingFetch(untraced, trace);
+  const token = target.bearerToken;
+  const withAuth: Fetch =
+    token === undefined
+      ? base
+      : (url, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', `Bearer ${token}`);
+          return base(url, { ...init, headers });
+        };
+  return httpClientTransport(target.url, withAuth);
+}
+
+/** A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. */
+export function asProtocolError(error: unknown, tool: string): HostError {
+  if (isHostError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const rpcCode = error instanceof ProtocolError ? error.code : undefined;
+  return new HostError('protocol_error', `${tool}: ${message}`, rpcCode === undefined ? {} : { rpcCode }, {
+    cause: error,
+  });
+}
+
+export function createHost(options: HostOptions = {}): Host {
+  const models = options.models ?? [];
+  const capabilities: ClientCapabilities = {
+    ...(models.length > 0 && { sampling: {} }),
+    ...(options.elicit !== undefined && { elicitation: { form: {} } }),
+    ...(options.roots !== undefined && { roots: {} }),
+  };
+  const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
+  const budgets: BudgetLimits = { ...DEFAULT_BUDGET_LIMITS, ...options.budgets };
+  const maxRounds = options.maxRounds ?? DEFAULT_HOST_MAX_ROUNDS;
+  const rateLimiter = options.rateLimiter ?? sharedRateLimiter();
+  const audit = options.audit ?? silentAuditLog;
+  const approver = options.approver ?? DENY_ALL;
+
+  function policiesFor(signal: AbortSignal | undefined): RoundPolicies {
+    return {
+      declared: capabilities,
+      limits,
+      budget: createCallBudget(budgets),
+      approver,
+      rateLimiter,
+      audit,
+      models,
+      ...(options.elicit !== undefined && { elicit: options.elicit }),
+      ...(options.roots !== undefined && { roots: options.roots }),
+      ...(signal !== undefined && { signal }),
+    };
+  }
+
+  async function connect(target: HostTarget): Promise<HostConnection> {
+    const client = new Client(
+      { name: options.name ?? 'mcp-model-input-host', version: VERSION },
+      {
+        capabilities,
+        versionNegotiation: { mode: options.negotiation === 'pin' ? { pin: '2026-07-28' } : 'auto' },
+        // The rounds are driven here, through the policies; the SDK hands each one back.
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    const server: ServerIdentity = { name: 'unknown', key: targetKey(target) };
+    const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
+    try {
+      await client.connect(transportFor(target, options.trace));
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw asProtocolError(error, 'connect');
+    }
+    const info = client.getServerVersion();
+    server.name = info?.name ?? 'unknown';
+    if (info?.version !== undefined) server.version = info.version;
+    const era = client.getNegotiatedProtocolVersion() === '2026-07-28' ? 'modern' : 'legacy';
+    const timeout = options.requestTimeoutMs === undefined ? {} : { timeout: options.requestTimeoutMs };
+
+    async function listTools(): Promise<Tool[]> {
+      try {
+        return (await client.listTools(undefined, timeout)).tools;
+      } catch (error) {
+        throw asProtocolError(error, 'tools/list');
+      }
+    }
+
+    async function callModern(
+      name: string,
+      args: Record<string, unknown>,
+      call: HostCallOptions,
+    ): Promise<HostCallResult> {
+      const policies = policiesFor(call.signal);
+      const approval = { approvedForCall: false };
+      // Served from the SDK's cache within the server's ttlMs.
+      const definition = (await listTools()).find((tool) => tool.name === name);
+      const checkOutput = createOutputCheck(definition);
+      const legDefinition = withoutOutputSchema(definition);
+      let params: Record<string, unknown> = { name, arguments: args };
+      for (let round = 1; ; round++) {
+        let answer: unknown;
+        try {
+          answer = await client.callTool(params as { name: string }, {
+            allowInputRequired: true,
+            // The SDK would check the input_required value against the output schema; see toolOutput.ts.
+            ...(legDefinition !== undefined && { toolDefinition: legDefinition }),
+            ...timeout,
+            ...(call.signal !== undefined && { signal: call.signal }),
+          });
+        } catch (error) {
+          throw asProtocolError(error, name);
+        }
+        if (!isInputRequiredResult(answer)) {
+          checkOutput(answer as CallToolResult);
+          const { tokens, bytes } = policies.budget.totals();
+          return { result: answer as CallToolResult, rounds: round - 1, usage: { tokens, bytes } };
+        }
+        const position: CallPosition = {
+          server,
+          ...(options.principal !== undefined && { principal: options.principal }),
+          tool: name,
+          round,
+        };
+        const requestState = (answer as { requestState?: unknown }).requestState;
+        const inputRequests = (answer as { inputRequests?: unknown }).inputRequests;
+        const stateBytes = typeof requestState === 'string' ? Buffer.byteLength(requestState) : undefined;
+        if (round > maxRounds) {
+          const summary: Record<string, { method: string }> = {};
+          for (const request of rawInputRequests(inputRequests, position))
+            summary[request.key] = { method: request.method };
+          throw new HostError('rounds_exceeded', `${name} still asked for input after ${maxRounds} rounds`, {
+            round,
+            lastResult: { inputRequests: summary, ...(stateBytes !== undefined && { requestStateBytes: stateBytes }) },
+          });
+        }
+        if (requestState !== undefined && typeof requestState !== 'string') {
+          throw new HostError('protocol_error', `${name}: requestState is not a string`, { round });
+        }
+        if (stateBytes !== undefined && stateBytes > limits.maxRequestStateBytes) {
+          throw new HostError(
+            'state_too_large',
+            `${name}: the server's requestState is ${stateBytes} bytes; the host carries at most ${limits.maxRequestStateBytes}`,
+            { round },
+          );
+        }
+        const raw = rawInputRequests(inputRequests, position);
+        const responses = await fulfilRound(raw, position, policies, approval);
+        call.onRound?.(
+          round,
+          raw.map((request) => request.key),
+        );
+        params = {
+          name,
+          // The caller's arguments, always: nothing in a server's answer changes what is called.
+          arguments: args,
+          ...(Object.keys(responses).length > 0 && { inputResponses: responses }),
+          ...(requestState !== undefined && { requestState }),
+        };
+      }
+    }
+
+    async function callLegacy(
+      name: string,
+      args: Record<string, unknown>,
+      call: HostCallOptions,
+    ): Promise<HostCallResult> {
+      const session = legacy.begin(name, call.signal);
+      try {
+        const result = (await client.callTool(
+          { name, arguments: args },
+          {
+            ...timeout,
+            ...(call.signal !== undefined && { signal: call.signal }),
+          },
+        )) as CallToolResult;
+        session.rethrowStop();
+        return { result, rounds: session.rounds(), usage: session.usage() };
+      } catch (error) {
+        session.rethrowStop();
+        throw asProtocolError(error, name);
+      } finally {
+        session.end();
+      }
+    }
+
+    return {
+      server,
+      era,
+      async discover() {
+        const tools = await listTools();
+        const discovered = client.getDiscoverResult();
+        const version = client.getNegotiatedProtocolVersion();
+        const instructions = client.getInstructions();
+        return {
+          server: { ...server },
+          era,
+          ...(version !== undefined && { protocolVersion: version }),
+          capabilities: { ...(client.getServerCapabilities() ?? discovered?.capabilities ?? {}) },
+          ...(instructions !== undefined && { instructions }),
+          tools,
+        };
+      },
+      listTools,
+      callTool: (name, args = {}, call = {}) =>
+        era === 'modern' ? callModern(name, args, call) : callLegacy(name, args, call),
+      close: () => client.close(),
+    };
+  }
+
+  return { capabilities, connect };
+}

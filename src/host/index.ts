@@ -1,0 +1,54 @@
+/**
+ * `mcp-model-input/host`: the client's trust boundary for model input that servers ask for — the
+ * runtime, its policies, approval, host models and the audit log. Named exports only.
+ */
+export { createHost, DEFAULT_HOST_MAX_ROUNDS } from './createHost.js';
+export type {
+  Discovery,
+  Host,
+  HostCallOptions,
+  HostCallResult,
+  HostConnection,
+  HostOptions,
+  HostTarget,
+} from './createHost.js';
+export { HostError, isHostError } from './hostError.js';
+export type { HostErrorCode, HostErrorDetail } from './hostError.js';
+export type {
+  ApprovalDecision,
+  ApprovalRound,
+  Approver,
+  AuditDecision,
+  AuditEntry,
+  CallPosition,
+  RawInputRequest,
+  ServerIdentity,
+  ValidInputRequest,
+} from './types.js';
+
+// Policies.
+export { DEFAULT_REQUEST_LIMITS } from './policies/limits.js';
+export type { RequestLimits } from './policies/limits.js';
+export { checkCapabilities } from './policies/capabilityGate.js';
+export { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
+export { createCallBudget, DEFAULT_BUDGET_LIMITS } from './policies/budgets.js';
+export type { BudgetLimits, CallBudget } from './policies/budgets.js';
+export { createRateLimiter, DEFAULT_RATE_LIMIT, rateLimitKeys, sharedRateLimiter } from './policies/rateLimit.js';
+export type { RateLimiter, RateLimitOptions } from './policies/rateLimit.js';
+export { checkModelResponse, responseBytes } from './policies/responseCheck.js';
+export { selectHostModel, TIER_ATTRIBUTES } from './policies/modelPolicy.js';
+export type { HostModelEntry } from './policies/modelPolicy.js';
+
+// Approval, elicitation at the terminal, the audit log.
+export { createApprover, createPromptApprover, createRulesApprover, parseApprovalMode } from './approval/index.js';
+export type { ApprovalMode, ApproverOptions } from './approval/index.js';
+export { createTerminalElicitor } from './elicitTerminal.js';
+export type { TerminalElicitor } from './elicitTerminal.js';
+export { terminalSafe } from './terminalText.js';
+export { createAuditLog, silentAuditLog } from './auditLog.js';
+export type { AuditLog } from './auditLog.js';
+
+// Host models.
+export { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from './hostModels.js';
+export { createScriptedModel } from '../models/scripted.js';
+export type { ScriptedAnswers, ScriptedModel } from '../models/scripted.js';

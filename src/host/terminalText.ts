@@ -1,0 +1,62 @@
+/**
+ * Makes text from an untrusted server safe to print on the user's terminal: nothing it contains can
+ * move the cursor, recolour or clear the screen, set the window title, plant a hyperlink, reorder
+ * characters (bidi overrides) or overwrite a line (carriage return), and no field can flood the dialog.
+ *
+ * Neutralise, don't hide: CSI sequences (colours, cursor moves: numbers only) are dropped, but the
+ * payload of string sequences (OSC titles and hyperlinks, DCS, APC…) stays visible after a `␛` marker,
+ * so text the model would read is never invisible to the user reviewing it.
+ */
+
+/* eslint-disable no-control-regex -- matching control characters is what this module is for */
+
+/** Shown where a terminal control string began. */
+export const ESCAPE_MARKER = '\u241B';
+
+export interface TerminalSafeOptions {
+  /** Keep line breaks (blank-line runs collapse to one); otherwise every break becomes a space. */
+  multiline?: boolean;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** CSI: ESC [ or the 8-bit introducer, parameter and intermediate bytes, one final byte. */
+const CSI = /(?:\x1B\[|\x9B)[\x30-\x3F]*[\x20-\x2F]*[\x40-\x7E]?/g;
+/** String introducers: OSC, DCS, SOS, PM, APC (7-bit and 8-bit forms). */
+const STRING_START = /\x1B[\]PX^_]|[\x90\x98\x9D\x9E\x9F]/g;
+/** String terminators: BEL, ESC \ and the 8-bit ST. */
+const STRING_END = /\x07|\x1B\\|\x9C/g;
+/** Any other escape: ESC, intermediates and a final byte (charset switches, keypad modes, RIS…), or a lone ESC. */
+const OTHER_ESCAPE = /\x1B[\x20-\x2F]*[\x30-\x7E]?/g;
+const LINE_BREAKS = /\r\n|[\r\u2028\u2029\x0B\x0C\x85]/g;
+/** C0 (but tab and newline), DEL, C1, and Unicode format characters: bidi overrides, zero-width, BOM. */
+const INVISIBLE = /[\x00-\x08\x0E-\x1F\x7F-\x9F]|\p{Cf}/gu;
+
+/**
+ * `text` with terminal controls neutralised and at most `maxChars` code points kept; a longer text
+ * ends with `… (+N chars)` counting what was cut.
+ */
+export function terminalSafe(text: string, maxChars: number, options: TerminalSafeOptions = {}): string {
+  const limit = Math.max(0, Math.floor(maxChars));
+  // Bound the work on huge inputs: only a head is sanitised; the rest is counted as cut.
+  const head = Math.min(text.length, limit * 4 + 256);
+  let safe = text
+    .slice(0, head)
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(CSI, '')
+    .replace(STRING_START, ESCAPE_MARKER)
+    .replace(STRING_END, '')
+    .replace(OTHER_ESCAPE, '')
+    .replace(LINE_BREAKS, '\n')
+    .replace(INVISIBLE, '')
+    .replace(/\t/g, '  ');
+  safe = options.multiline ? safe.replace(/[ ]+\n/g, '\n').replace(/\n{3,}/g, '\n\n') : safe.replace(/\s*\n\s*/g, ' ');
+  return truncate(safe, limit, text.length - head);
+}
+
+function truncate(text: string, limit: number, unread: number): string {
+  if (text.length <= limit && unread === 0) return text;
+  const points = Array.from(text);
+  const cut = Math.max(0, points.length - limit) + unread;
+  if (cut === 0) return text;
+  return `${points.slice(0, limit).join('')}… (+${cut} chars)`;
+}

@@ -1,0 +1,220 @@
+/**
+ * `call` and `discover` as a user runs them: the built CLI as a child process, against hostile
+ * servers on 127.0.0.1 and against our own server over stdio — exit codes, messages, the audit
+ * file, and the approval dialog driven through a pseudo-terminal.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
+import { complete, listenHostileServer, SCENARIOS, type Scenario } from '../helpers/hostileServers.js';
+import { DOWN, ENTER, spawnPty } from '../helpers/pty.js';
+import { CLI } from '../helpers/rawChannel.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function callAgainst(scenario: Scenario, args: string[]) {
+  const server = await listenHostileServer(scenario);
+  try {
+    const run = await cli(['call', 'summarize_repo', '--url', server.url, ...args]);
+    return { run, server };
+  } finally {
+    await server.close();
+  }
+}
+
+let dir: string;
+let repo: FixtureRepo;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mmi-call-'));
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await repo.cleanup();
+});
+
+describe('call: exit codes', () => {
+  it('0: the round is answered and the result printed', async () => {
+    const { run, server } = await callAgainst(SCENARIOS.honest, ['--approve', 'auto', '--args', '{"path":"."}']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('done after ["pick_files"]');
+    expect(run.stderr).toContain('round 1: answered pick_files');
+    expect(server.calls.map((call) => call.arguments)).toEqual([{ path: '.' }, { path: '.' }]);
+  });
+
+  it('--json prints the result, the rounds and the spend', async () => {
+    const { run } = await callAgainst(SCENARIOS.honest, ['--approve', 'auto', '--json']);
+    const printed = JSON.parse(run.stdout) as { rounds: number; usage: { tokens: number }; result: unknown };
+    expect(printed.rounds).toBe(1);
+    expect(printed.usage.tokens).toBeGreaterThan(0);
+  });
+
+  it('1: the tool answered with an error result', async () => {
+    const failing: Scenario = () => ({ ...complete('no such path'), isError: true });
+    const { run } = await callAgainst(failing, ['--approve', 'auto']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the tool answered with an error: no such path');
+  });
+
+  it('3: denied — no retry, and the reason is said', async () => {
+    const { run, server } = await callAgainst(SCENARIOS.honest, ['--approve', 'deny']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('call stopped (approval_denied)');
+    expect(run.stderr).toContain('approval mode is deny');
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('0 with a rules file allowing it, audited as approved_rule', async () => {
+    const rules = join(dir, 'allow.yaml');
+    const audit = join(dir, 'allow.jsonl');
+    await writeFile(rules, 'rules:\n  - server: hostile-fixture\n    key: pick_files\n    decision: allow\n');
+    const { run } = await callAgainst(SCENARIOS.honest, ['--approve', `rules:${rules}`, '--audit', audit]);
+    expect(run.code).toBe(0);
+    const decisions = (await readFile(audit, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { decision: string }).decision);
+    expect(decisions).toEqual(['approved_rule', 'fulfilled']);
+  });
+
+  it('3: denied by a rules file ceiling', async () => {
+    const rules = join(dir, 'rules.yaml');
+    await writeFile(
+      rules,
+      'rules:\n  - tool: summarize_repo\n    key: pick_files\n    decision: allow\n    maxTokens: 100\n',
+    );
+    const { run, server } = await callAgainst(SCENARIOS.honest, ['--approve', `rules:${rules}`]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('maxTokens 200 is above the ceiling 100');
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('4: a policy stop (greedy maxTokens), with the audit line saying why', async () => {
+    const audit = join(dir, 'greedy.jsonl');
+    const { run } = await callAgainst(SCENARIOS.greedy, ['--approve', 'auto', '--audit', audit]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('call stopped (request_invalid)');
+    const lines = (await readFile(audit, 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ key: 'pick_files', decision: 'refused', reason: 'request_invalid', round: 1 }),
+    ]);
+  });
+
+  it('4: the round cap, printing the last result', async () => {
+    const { run } = await callAgainst(SCENARIOS.loopBomb, ['--approve', 'auto', '--max-rounds', '2']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('call stopped (rounds_exceeded)');
+    expect(run.stderr).toContain('last result: {"inputRequests":{"pick_files":{"method":"sampling/createMessage"}}');
+  });
+
+  it('5: nothing listens at the URL', async () => {
+    const server = await listenHostileServer(SCENARIOS.honest);
+    await server.close();
+    const run = await cli(['call', 'summarize_repo', '--url', server.url, '--approve', 'auto']);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('(protocol_error)');
+  });
+
+  it.each([
+    [['call', 'summarize_repo'], 'exactly one of --stdio'],
+    [['call', '--url', 'http://127.0.0.1:9/mcp'], 'exactly one TOOL'],
+    [['call', 't', '--url', 'http://127.0.0.1:9/mcp', '--args', '[1]'], '--args must be a JSON object'],
+    [['call', 't', '--url', 'http://127.0.0.1:9/mcp', '--approve', 'sometimes'], '--approve'],
+    [['call', 't', '--url', 'http://127.0.0.1:9/mcp', '--host-model', 'gpt'], "unknown host model 'gpt'"],
+    [['call', 't', '--url', 'http://127.0.0.1:9/mcp', '--max-rounds', '0'], '--max-rounds must be an integer'],
+    [['call', 't', '--url', 'ftp://x/mcp'], '--url must be http(s)'],
+  ])('2: bad usage %j', async (args, message) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('help', () => {
+  it.each([
+    [
+      'call',
+      [
+        '--stdio',
+        '--url',
+        '--token-env',
+        '--args',
+        '--host-model',
+        '--approve',
+        '--max-rounds',
+        '--audit',
+        '--root',
+        '--trace',
+        '--json',
+      ],
+    ],
+    ['discover', ['--stdio', '--url', '--token-env', '--json']],
+  ])('%s --help names every flag and the exit codes', async (command, flags) => {
+    const run = await cli([command, '--help']);
+    expect(run.code).toBe(0);
+    for (const flag of flags) expect(run.stdout).toContain(flag);
+    expect(run.stdout).toContain('Exit status: 0');
+  });
+});
+
+describe('call and discover against our own server over stdio', () => {
+  const serve = () => `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host --quiet`;
+
+  it('discover prints the unverified name, the revision and the tools', async () => {
+    const run = await cli(['discover', '--stdio', serve()]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^server: {3}mcp-model-input \S+ \(unverified: the server's own claim\)/);
+    expect(run.stdout).toContain('revision: 2026-07-28 (stateless)');
+    expect(run.stdout).toContain('summarize_repo');
+  });
+
+  it('the approval dialog in a terminal: "approve the rest of this call" covers both rounds', async () => {
+    const pty = spawnPty(
+      process.execPath,
+      [CLI, 'call', 'summarize_repo', '--stdio', serve(), '--args', '{"maxFiles":2}'],
+      {
+        env: { MCP_MODEL_INPUT_CONFIG_DIR: join(dir, 'pty-config') },
+      },
+    );
+    try {
+      await pty.waitFor('Let this server use your model for this round?', 30_000);
+      const screen = pty.output();
+      expect(screen).toContain('mcp-model-input (unverified)');
+      expect(screen).toContain('summarize_repo · round 1');
+      expect(screen).toContain('input pick_files');
+      pty.write(DOWN);
+      pty.write(ENTER);
+      await pty.waitFor('round 2: answered summary', 30_000);
+      expect(await pty.exit).toBe(0);
+      // One dialog for the whole call: round 2 was never shown.
+      expect(pty.output()).not.toContain('summarize_repo · round 2');
+      expect(pty.output()).toContain('Overview of');
+    } finally {
+      pty.kill();
+    }
+  });
+});

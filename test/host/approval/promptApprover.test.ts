@@ -1,0 +1,164 @@
+/**
+ * The prompt approver's dialog, driven in process through plain streams (`interactive: true`):
+ * each choice, cancelling, one dialog at a time, and what the dialog shows for a round.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createApprover, summarizeRound, type ApproverOptions } from '../../../src/host/approval/index.js';
+import { CTRL_C, DOWN, ENTER } from '../../helpers/pty.js';
+import { round, ROUND, sampling } from './rounds.js';
+import { screenStreams } from './screenStreams.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'approval-prompt-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function dialog(name: string, extra: Partial<ApproverOptions> = {}) {
+  const io = screenStreams();
+  const rememberFile = join(dir, name, 'approvals.json');
+  const approver = await createApprover(
+    { kind: 'prompt' },
+    { input: io.input, output: io.output, rememberFile, interactive: true, ...extra },
+  );
+  return { io, approver, rememberFile };
+}
+
+const ESC = '\x1b';
+const QUESTION = 'Let this server use your model for this round?';
+
+describe('prompt approver dialog', () => {
+  it.each([
+    ['approve', '', { kind: 'approve' }],
+    ['approve_call', DOWN, { kind: 'approve_call' }],
+    ['deny', DOWN + DOWN + DOWN, { kind: 'deny', reason: 'denied by the user' }],
+    ['Ctrl-C', CTRL_C, { kind: 'deny', reason: 'dialog cancelled' }],
+    ['Esc', ESC, { kind: 'deny', reason: 'dialog cancelled' }],
+  ])('maps %s to its decision', async (name, keys, expected) => {
+    const { io, approver, rememberFile } = await dialog(name);
+    const decision = approver.review(ROUND);
+    await io.waitFor(QUESTION);
+    await io.waitFor('Deny');
+    io.press(keys === CTRL_C || keys === ESC ? keys : keys + ENTER);
+    expect(await decision).toEqual(expected);
+    await expect(readFile(rememberFile)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('"Always" persists the server key and tool, and the next round is answered without a dialog', async () => {
+    const { io, approver, rememberFile } = await dialog('always');
+    const decision = approver.review(ROUND);
+    await io.waitFor(QUESTION);
+    await io.waitFor('Deny');
+    io.press(DOWN + DOWN);
+    io.press(ENTER);
+    expect(await decision).toEqual({ kind: 'always' });
+    expect(JSON.parse(await readFile(rememberFile, 'utf8'))).toEqual({
+      version: 1,
+      always: [{ server: ROUND.server.key, tool: ROUND.tool }],
+    });
+    const shown = io.screen();
+    expect(await approver.review({ ...ROUND, round: 2 })).toEqual({ kind: 'always' });
+    expect(io.screen()).toBe(shown);
+  });
+
+  it('an aborted signal cancels the open dialog', async () => {
+    const { io, approver } = await dialog('abort');
+    const controller = new AbortController();
+    const decision = approver.review(ROUND, controller.signal);
+    await io.waitFor(QUESTION);
+    controller.abort();
+    expect(await decision).toEqual({ kind: 'deny', reason: 'dialog cancelled' });
+  });
+
+  it('shows one dialog at a time: a second review waits for the first answer', async () => {
+    const { io, approver } = await dialog('queue');
+    const first = approver.review(round([sampling('first_key')], { round: 1 }));
+    const second = approver.review(round([sampling('second_key')], { round: 2 }));
+    await io.waitFor('first_key');
+    await io.waitFor('Deny');
+    expect(io.screen()).not.toContain('second_key');
+    io.press(ENTER);
+    expect(await first).toEqual({ kind: 'approve' });
+    await io.waitFor('second_key');
+    await io.waitFor('Deny');
+    io.press(CTRL_C);
+    expect(await second).toEqual({ kind: 'deny', reason: 'dialog cancelled' });
+  });
+
+  it('denies without drawing anything when input and output are not terminals', async () => {
+    const io = screenStreams();
+    const approver = await createApprover(
+      { kind: 'prompt' },
+      { input: io.input, output: io.output, rememberFile: join(dir, 'plain', 'approvals.json') },
+    );
+    expect(await approver.review(ROUND)).toEqual({
+      kind: 'deny',
+      reason: 'no terminal to ask on (use --approve auto, deny or rules:FILE)',
+    });
+    expect(io.raw()).toBe('');
+  });
+});
+
+describe('what the dialog shows', () => {
+  it('names the server as unverified with its key, the tool, the round and every request', () => {
+    const shown = round(
+      [
+        {
+          ...sampling('pick_files', 400, 'Pick files.'),
+          params: {
+            ...sampling('pick_files').params,
+            modelPreferences: { hints: [{ name: 'claude' }, { name: 'gpt' }], costPriority: 0.8 },
+          },
+        },
+        sampling('rank_files', 900, 'Rank them.'),
+      ],
+      { round: 4 },
+    );
+    const { title, body } = summarizeRound(shown);
+    expect(title).toBe('Model use requested: 2 sampling requests');
+    expect(body).toContain('Server: repo-helper (unverified)');
+    expect(body).toContain('Key:    http://127.0.0.1:8080/mcp');
+    expect(body).toContain('Tool:   summarize_repo · round 4');
+    expect(body).toContain('[1/2] input pick_files');
+    expect(body).toContain('[2/2] input rank_files');
+    expect(body).toContain('maxTokens: 400');
+    expect(body).toContain('maxTokens: 900');
+    expect(body).toContain('system:    Rank them.');
+    expect(body).toContain('hints claude, gpt · cost 0.8 · speed – · intelligence –');
+    expect(body).toContain('model:     none');
+  });
+
+  it('bounds each message and the whole preview, counting what it cut', () => {
+    const long = sampling('flood');
+    long.params.messages = Array.from({ length: 40 }, (_, n) => ({
+      role: n % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: { type: 'text' as const, text: `m${n} ${'y'.repeat(5000)}` },
+    }));
+    long.params.systemPrompt = 's'.repeat(10_000);
+    const { body } = summarizeRound(round([long], { server: { name: 'n'.repeat(500), key: 'k' } }));
+    expect(body.length).toBeLessThan(6000);
+    expect(body).toContain('… (+9400 chars)');
+    expect(body).toContain(`    user: m0 ${'y'.repeat(297)}… (+`);
+    expect(body).toMatch(/… 30 more message\(s\) not shown \(preview limit\)/);
+    expect(body).toContain(`Server: ${'n'.repeat(80)}… (+420 chars) (unverified)`);
+  });
+
+  it('neutralises escape sequences in every server-supplied field', () => {
+    const hostile = round([sampling('k\x1b[31m', 10, 'sys\x1b]0;TITLE\x07\u202E')], {
+      server: { name: 'good\x1b[2K\rbad', key: 'stdio:x\x1b[A' },
+      tool: 't\x1b[5m',
+    });
+    const { body } = summarizeRound(hostile);
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
+    expect(body).not.toMatch(/[\x00-\x09\x0B-\x1F\x7F-\x9F\u202E]/);
+    expect(body).toContain('Server: good bad (unverified)');
+    expect(body).toContain('system:    sys\u241B0;TITLE');
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The host runtime against real servers: ours over HTTP (in-process) and stdio, and a 2025-11-25
+ * server on the 1.x SDK that asks with live sampling requests.
+ */
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createAuditLog } from '../../src/host/auditLog.js';
+import { createHost } from '../../src/host/createHost.js';
+import { isHostError } from '../../src/host/hostError.js';
+import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
+import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
+import type { Approver, ApprovalRound } from '../../src/host/types.js';
+import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createScriptedModel } from '../../src/models/scripted.js';
+import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
+import { CLI } from '../helpers/rawChannel.js';
+import { createTestFront } from '../helpers/servers.js';
+
+const LEGACY_SERVER = fileURLToPath(new URL('../fixtures/host/legacySamplingServer.mjs', import.meta.url));
+
+function recordingApprover(): Approver & { rounds: ApprovalRound[] } {
+  const rounds: ApprovalRound[] = [];
+  return {
+    rounds,
+    review: (round) => {
+      rounds.push(round);
+      return Promise.resolve({ kind: 'approve' });
+    },
+  };
+}
+
+function privateLimiter() {
+  return createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 });
+}
+
+let repo: FixtureRepo;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+describe('createHost against our server', () => {
+  it('runs summarize_repo over HTTP: two rounds, each reviewed, audited without text', async () => {
+    const front = createTestFront({ root: repo.root });
+    const approver = recordingApprover();
+    const auditStream = new PassThrough();
+    let auditText = '';
+    auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
+    const audit = await createAuditLog({ stream: auditStream });
+    const host = createHost({
+      models: [{ id: 'builtin', model: createBuiltinModel(), ...TIER_ATTRIBUTES.balanced }],
+      approver,
+      audit,
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({
+      kind: 'http',
+      url: 'http://localhost/mcp',
+      fetch: (url, init) => front.fetch(new Request(url, init)),
+    });
+    try {
+      expect(connection.era).toBe('modern');
+      expect(connection.server.name).toBe('mcp-model-input');
+      const outcome = await connection.callTool('summarize_repo', {});
+      expect(outcome.result.isError).not.toBe(true);
+      expect(outcome.rounds).toBe(2);
+      const summary = outcome.result.structuredContent as { files?: unknown[] };
+      expect(Array.isArray(summary.files)).toBe(true);
+      expect(approver.rounds.map((round) => [round.round, round.requests.map((request) => request.key)])).toEqual([
+        [1, ['pick_files']],
+        [2, ['summary']],
+      ]);
+      expect(approver.rounds[0]?.server).toEqual(expect.objectContaining({ name: 'mcp-model-input' }));
+    } finally {
+      await connection.close();
+      await audit.close();
+      await front.close();
+    }
+    const lines = auditText
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line['key'], line['decision']])).toEqual([
+      ['pick_files', 'approved'],
+      ['pick_files', 'fulfilled'],
+      ['summary', 'approved'],
+      ['summary', 'fulfilled'],
+    ]);
+    expect(lines[1]).toEqual(
+      expect.objectContaining({ server: 'mcp-model-input', tool: 'summarize_repo', round: 1, model: 'builtin' }),
+    );
+    // The prompts name the repository's files; the audit never carries prompt or answer text.
+    expect(auditText).not.toContain('README');
+    expect(auditText).not.toContain('systemPrompt');
+  });
+
+  it('runs summarize_repo over stdio, discovering first; tools/list is served from the cache', async () => {
+    const host = createHost({
+      models: [{ id: 'builtin', model: createBuiltinModel(), ...TIER_ATTRIBUTES.balanced }],
+      approver: recordingApprover(),
+      rateLimiter: privateLimiter(),
+      trace: (line) => traced.push(line),
+    });
+    const traced: string[] = [];
+    const connection = await host.connect({
+      kind: 'stdio',
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', 'host', '--quiet'],
+    });
+    try {
+      const discovery = await connection.discover();
+      expect(discovery.era).toBe('modern');
+      expect(discovery.protocolVersion).toBe('2026-07-28');
+      expect(discovery.tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+      await connection.listTools();
+      expect(traced.filter((line) => line.includes('tools/list'))).toHaveLength(1);
+      const outcome = await connection.callTool('summarize_repo', { maxFiles: 2 });
+      expect(outcome.result.isError).not.toBe(true);
+      expect(outcome.rounds).toBe(2);
+    } finally {
+      await connection.close();
+    }
+    // The trace names methods and keys, never text.
+    expect(traced.some((line) => line.includes('inputResponses=[pick_files]'))).toBe(true);
+    expect(traced.join('\n')).not.toContain('README');
+  });
+
+  it('answers a server that needs no model without a round', async () => {
+    const front = createTestFront({ root: repo.root, model: 'builtin' });
+    const model = createScriptedModel({});
+    const host = createHost({
+      models: [{ id: 's', model, ...TIER_ATTRIBUTES.balanced }],
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({
+      kind: 'http',
+      url: 'http://localhost/mcp',
+      fetch: (url, init) => front.fetch(new Request(url, init)),
+    });
+    const outcome = await connection.callTool('summarize_repo', {});
+    await connection.close();
+    await front.close();
+    expect(outcome.rounds).toBe(0);
+    expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe('createHost against a 2025-11-25 server (live sampling)', () => {
+  it('falls back to initialize and answers live sampling through the same policies', async () => {
+    const approver = recordingApprover();
+    const model = createScriptedModel({ 'sampling/createMessage': ['src/a.ts', 'src/b.ts'] });
+    const host = createHost({
+      models: [{ id: 'scripted', model, ...TIER_ATTRIBUTES.balanced }],
+      approver,
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({
+      kind: 'stdio',
+      command: process.execPath,
+      args: [LEGACY_SERVER],
+      env: { ...(process.env as Record<string, string>), LEGACY_ASKS: '2' },
+    });
+    try {
+      expect(connection.era).toBe('legacy');
+      const outcome = await connection.callTool('ask', {});
+      expect(outcome.result.content).toEqual([{ type: 'text', text: 'answers: src/a.ts | src/b.ts' }]);
+      expect(outcome.rounds).toBe(2);
+      expect(approver.rounds.map((round) => round.round)).toEqual([1, 2]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('refuses covert context on the live path and reports the host reason', async () => {
+    const model = createScriptedModel({ 'sampling/createMessage': 'x' });
+    const host = createHost({
+      models: [{ id: 'scripted', model, ...TIER_ATTRIBUTES.balanced }],
+      approver: recordingApprover(),
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({
+      kind: 'stdio',
+      command: process.execPath,
+      args: [LEGACY_SERVER],
+      env: { ...(process.env as Record<string, string>), LEGACY_INCLUDE_CONTEXT: 'allServers' },
+    });
+    let code: string | undefined;
+    try {
+      await connection.callTool('ask', {});
+    } catch (error) {
+      if (!isHostError(error)) throw error;
+      code = error.code;
+    } finally {
+      await connection.close();
+    }
+    expect(code).toBe('covert_context');
+    expect(model.calls).toHaveLength(0);
+  });
+});

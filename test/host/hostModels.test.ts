@@ -1,0 +1,61 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { parseHostModelSpec } from '../../src/host/hostModels.js';
+import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mmi-host-models-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('parseHostModelSpec', () => {
+  it('builds builtin, scripted and provider entries with their tiers, in order', async () => {
+    const script = join(dir, 'answers.json');
+    await writeFile(script, JSON.stringify({ pick_files: '["a.ts"]', summary: ['one', 'two'] }));
+    const entries = await parseHostModelSpec(`builtin=strong, scripted:${script}=cheap, openai:gpt-test`, {
+      env: { OPENAI_API_KEY: 'sk-test' },
+    });
+    expect(entries.map((entry) => entry.id)).toEqual(['builtin', `scripted:${script}`, 'openai:gpt-test']);
+    expect(entries[0]).toMatchObject(TIER_ATTRIBUTES.strong);
+    expect(entries[1]).toMatchObject(TIER_ATTRIBUTES.cheap);
+    expect(entries[2]).toMatchObject(TIER_ATTRIBUTES.balanced);
+    const scripted = entries[1]!.model;
+    const params = { messages: [], maxTokens: 10 };
+    const first = await scripted.complete({ key: 'summary', params });
+    const second = await scripted.complete({ key: 'summary', params });
+    const third = await scripted.complete({ key: 'summary', params });
+    expect([first, second, third].map((result) => (result.content as { text: string }).text)).toEqual([
+      'one',
+      'two',
+      'two',
+    ]);
+  });
+
+  it.each([
+    ['', 'empty --host-model'],
+    ['gpt', "unknown host model 'gpt'"],
+    ['builtin=huge', "bad --host-model entry 'builtin=huge'"],
+    ['builtin=toString', "bad --host-model entry 'builtin=toString'"],
+    ['scripted:', 'scripted: needs a FILE'],
+    ['scripted:/nonexistent/answers.json', 'cannot read it (ENOENT)'],
+    ['openai:gpt-test', 'OPENAI_API_KEY'],
+  ])('refuses %j with a one-line config error', async (spec, message) => {
+    await expect(parseHostModelSpec(spec, { env: {} })).rejects.toMatchObject({
+      code: 'config_invalid',
+      message: expect.stringContaining(message) as unknown,
+    });
+  });
+
+  it('refuses a scripted file that is not an object of texts', async () => {
+    const script = join(dir, 'bad.json');
+    await writeFile(script, JSON.stringify({ pick_files: 3 }));
+    await expect(parseHostModelSpec(`scripted:${script}`)).rejects.toThrow(/expected an object of input key/);
+  });
+});
