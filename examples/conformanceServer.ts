@@ -7,16 +7,19 @@
  */
 import { parseArgs } from 'node:util';
 
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+
 import type { SealedRound } from '../src/flows/inputRounds.js';
 import { createStderrLogger } from '../src/logger.js';
-import { createServerFactory } from '../src/server/createServer.js';
+import { createServerFactory, type ServerFactoryOptions } from '../src/server/createServer.js';
 import { principalFromAuthInfo } from '../src/server/principals.js';
 import { createEphemeralKeyRing, createStateCodec } from '../src/state/index.js';
 import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../src/transports/http.js';
 import { listenHttp } from '../src/transports/nodeHttp.js';
 import { contentTools } from './conformance/contentTools.js';
 import { inputTools } from './conformance/inputTools.js';
-import { registerSurface } from './conformance/surface.js';
+import { legacyTools } from './conformance/legacyTools.js';
+import { registerLegacySurface, registerSurface } from './conformance/surface.js';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
 const logger = createStderrLogger({ quiet: true });
@@ -24,13 +27,27 @@ const rounds = {
   codec: createStateCodec<SealedRound<unknown>>({ keyRing: createEphemeralKeyRing() }),
   logger,
 };
-const factory = createServerFactory({
+const common: Pick<ServerFactoryOptions, 'identity' | 'tools' | 'resolvePrincipal'> = {
   identity: { name: 'mcp-model-input-conformance-fixture', version: '1.0.0' },
-  tools: [...contentTools(), ...inputTools(rounds)],
+  tools: [...contentTools(), ...inputTools(rounds), ...legacyTools(rounds)],
   resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, 'anonymous'),
+};
+const modern = createServerFactory({
+  ...common,
   capabilities: { prompts: {}, resources: {}, completions: {} },
   extend: (server, principal) => registerSurface(server, principal, rounds),
 });
+// A 2025-11-25 session also gets what revision 2026-07-28 removed: `logging` (the SDK then serves
+// `logging/setLevel` itself) and resource subscriptions. Same tools, written once.
+const legacy = createServerFactory({
+  ...common,
+  capabilities: { prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} },
+  extend: (server, principal) => {
+    registerSurface(server, principal, rounds);
+    registerLegacySurface(server);
+  },
+});
+const factory: McpServerFactory = (context) => (context.era === 'legacy' ? legacy : modern)(context);
 
 const server = await listenHttp(
   (port) => {

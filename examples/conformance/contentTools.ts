@@ -47,6 +47,23 @@ export function contentTools(): AnyToolDefinition[] {
       { type: 'text', text: 'Logging tool completed' },
     ]),
     defineTool({
+      name: 'test_tool_with_logging',
+      title: 'test_tool_with_logging',
+      description: 'Sends three info log messages while it runs',
+      inputSchema: noArgs,
+      run: async (_args, ctx) => {
+        for (const [index, message] of [
+          'Tool execution started',
+          'Tool processing data',
+          'Tool execution completed',
+        ].entries()) {
+          await ctx.log('info', message);
+          if (index < 2) await sleep(50, undefined, { signal: ctx.signal });
+        }
+        return { content: [{ type: 'text', text: 'Logging tool completed' }] };
+      },
+    }),
+    defineTool({
       name: 'test_tool_with_progress',
       title: 'test_tool_with_progress',
       description: 'Reports progress 0, 50, 100 of 100',

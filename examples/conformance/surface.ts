@@ -1,7 +1,7 @@
 /**
  * Prompts, resources and completion for the suite, registered on each fresh low-level server
  * through `createServerFactory({ extend })`. The one multi-round prompt runs on the same MRTR
- * machinery as the tools.
+ * machinery as the tools. 2025-11-25 sessions also get resource subscriptions (`registerLegacySurface`).
  */
 import {
   inputRequired,
@@ -129,4 +129,15 @@ export function registerSurface(server: Server, principal: string, rounds: Round
     const candidates = ['paris', 'park', 'party', 'test', 'testing'].filter((word) => word.startsWith(value));
     return { completion: { values: candidates, total: candidates.length, hasMore: false } };
   });
+}
+
+/**
+ * 2025-11-25 only: `resources/subscribe` and `resources/unsubscribe`, which revision 2026-07-28 removed
+ * (the fixture does not serve their replacement, `subscriptions/listen`). The fixture's resources never
+ * change, so a subscription can never be owed a `notifications/resources/updated` and there is nothing to
+ * remember per session; both are acknowledged for any URI (the spec leaves its interpretation to the server).
+ */
+export function registerLegacySurface(server: Server): void {
+  server.setRequestHandler('resources/subscribe', () => ({}));
+  server.setRequestHandler('resources/unsubscribe', () => ({}));
 }

@@ -20,6 +20,7 @@ import { createHost, type HostCallResult } from '../host/createHost.js';
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
+import { terminalSafe } from '../host/terminalText.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
 import { CALL_USAGE } from './usage.js';
@@ -53,6 +54,16 @@ function parseArguments(text: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** Longest stderr line (error, last result, progress) built from what a server sent. */
+const MAX_LINE_CHARS = 2000;
+/** Longest tool error text shown on stderr. */
+const MAX_ERROR_TEXT_CHARS = 8000;
+
+/** One stderr line that may carry server text (keys, JSON-RPC error messages): no terminal controls, bounded. */
+function sayLine(text: string): void {
+  console.error(terminalSafe(text, MAX_LINE_CHARS));
+}
+
 function resultText(result: CallToolResult): string {
   return result.content
     .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
@@ -66,8 +77,13 @@ function printResult(outcome: HostCallResult, json: boolean): void {
     return;
   }
   const text = resultText(outcome.result);
-  if (outcome.result.isError === true) console.error(`mcp-model-input: the tool answered with an error: ${text}`);
-  else console.log(text);
+  if (outcome.result.isError === true) {
+    const shown = terminalSafe(text, MAX_ERROR_TEXT_CHARS, { multiline: true });
+    console.error(`mcp-model-input: the tool answered with an error: ${shown}`);
+  } else {
+    // The result is the server's text: on a terminal it must not drive the terminal; piped, it is passed on as is.
+    console.log(process.stdout.isTTY === true ? terminalSafe(text, Infinity, { multiline: true }) : text);
+  }
 }
 
 export async function runCall(argv: readonly string[]): Promise<number> {
@@ -120,7 +136,8 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     const connection = await host.connect(target);
     try {
       const outcome = await connection.callTool(tool, args, {
-        onRound: (round, keys) => logger.info(`round ${round}: answered ${keys.join(', ')}`),
+        onRound: (round, keys) =>
+          logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
       });
       printResult(outcome, values.json === true);
       return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
@@ -129,9 +146,9 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     }
   } catch (error) {
     if (!isHostError(error)) throw error;
-    console.error(`mcp-model-input: call stopped (${error.code}): ${error.message}`);
+    sayLine(`mcp-model-input: call stopped (${error.code}): ${error.message}`);
     if (error.detail.lastResult !== undefined) {
-      console.error(`mcp-model-input: last result: ${JSON.stringify(error.detail.lastResult)}`);
+      sayLine(`mcp-model-input: last result: ${JSON.stringify(error.detail.lastResult)}`);
     }
     return exitCodeForHostError(error);
   } finally {

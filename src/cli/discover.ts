@@ -5,6 +5,7 @@
  */
 import { isHostError } from '../host/hostError.js';
 import { createHost, type Discovery } from '../host/createHost.js';
+import { terminalSafe } from '../host/terminalText.js';
 import { printable } from '../models/untrusted.js';
 import { parseCommandArgs } from './args.js';
 import { CALL_EXIT } from './call.js';
@@ -57,7 +58,8 @@ export async function runDiscover(argv: readonly string[]): Promise<number> {
     }
   } catch (error) {
     if (!isHostError(error)) throw error;
-    console.error(`mcp-model-input: discover failed (${error.code}): ${error.message}`);
+    // The message may quote the server (a JSON-RPC error): no terminal controls, bounded.
+    console.error(terminalSafe(`mcp-model-input: discover failed (${error.code}): ${error.message}`, 2000));
     return CALL_EXIT.protocolError;
   }
 }

@@ -25,6 +25,43 @@ export function parseListenAddress(value: string): { host: string; port: number 
   return { host, port };
 }
 
+interface LegacyFlags {
+  enabled: boolean;
+  maxSamplesPerCall?: number;
+  maxSessions?: number;
+  sessionIdleSeconds?: number;
+}
+
+/** `--legacy on|off` and the legacy adapter's bounds; the bounds need `--legacy on`. */
+function parseLegacyFlags(values: Record<string, string | boolean | string[] | undefined>): LegacyFlags {
+  const mode = values['legacy'];
+  if (mode !== undefined && mode !== 'on' && mode !== 'off') {
+    throw new ModelInputError('usage', `--legacy expects on or off, got '${String(mode)}'`);
+  }
+  const flags = {
+    maxSamplesPerCall: parseInteger(
+      '--max-samples-per-call',
+      values['max-samples-per-call'] as string | undefined,
+      1,
+      100,
+    ),
+    maxSessions: parseInteger('--max-sessions', values['max-sessions'] as string | undefined, 1, 10_000),
+    sessionIdleSeconds: parseInteger('--session-idle', values['session-idle'] as string | undefined, 1, 86_400),
+  };
+  if (mode === 'off') {
+    for (const flag of ['max-samples-per-call', 'max-sessions', 'session-idle']) {
+      if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} needs --legacy on`);
+    }
+    return { enabled: false };
+  }
+  return {
+    enabled: true,
+    ...(flags.maxSamplesPerCall !== undefined && { maxSamplesPerCall: flags.maxSamplesPerCall }),
+    ...(flags.maxSessions !== undefined && { maxSessions: flags.maxSessions }),
+    ...(flags.sessionIdleSeconds !== undefined && { sessionIdleSeconds: flags.sessionIdleSeconds }),
+  };
+}
+
 function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
   return new Promise((resolve) => {
     const stop = (signal: string) => {
@@ -50,6 +87,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'allow-remote': { type: 'boolean' },
     'allow-host': { type: 'string', multiple: true },
     'max-body': { type: 'string' },
+    legacy: { type: 'string' },
+    'max-samples-per-call': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'session-idle': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -62,10 +103,18 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     throw new ModelInputError('usage', 'serve: pass exactly one of --stdio or --http [HOST:]PORT (see --help)');
   }
   if (values.stdio === true) {
-    for (const flag of ['tokens-file', 'allow-remote', 'allow-host', 'max-body'] as const) {
+    for (const flag of [
+      'tokens-file',
+      'allow-remote',
+      'allow-host',
+      'max-body',
+      'max-sessions',
+      'session-idle',
+    ] as const) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
     }
   }
+  const legacy = parseLegacyFlags(values);
 
   const logger = createStderrLogger({ quiet: values.quiet === true });
   const root = await resolveDirectory('--root', values.root);
@@ -96,11 +145,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     logger,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
+    ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
   };
 
   if (address === undefined) {
     const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal() });
-    const handle = serveStdioFront({ factory, logger });
+    const handle = serveStdioFront({ factory, logger, legacy: legacy.enabled });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     process.stdin.once('end', () => void handle.close());
     return await new Promise<number>((resolve) => {
@@ -121,6 +171,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
         ...(tokens !== undefined && { tokens }),
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        legacy: legacy.enabled && {
+          ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
+          ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+        },
       });
     },
     host,

@@ -11,6 +11,10 @@
  * request, the step's fallback); its failures — the request's model deadline included — become
  * `isError` results with what to do. The tool call's usage goes into the result's
  * `structuredContent` when the flow names a field.
+ *
+ * Legacy (2025-11-25) calls may carry `hostUnavailable` (sampling not declared at `initialize`, or
+ * refused during the call): then a step without a source is an `isError` result naming the reason,
+ * and a step served by a server-owned model listed after `host` is noted in the result.
  */
 import {
   inputRequired,
@@ -73,14 +77,54 @@ export async function runFlow<Args, State extends FlowState>(
 ): Promise<CallToolResult | InputRequiredResult> {
   // Decided before any repository work or state minting.
   for (const key of flow.keys) {
-    if (options.models.sourceFor(key, ctx.clientCapabilities) === undefined) {
-      throw new MissingRequiredClientCapabilityError(
-        { requiredCapabilities: { sampling: {} } },
-        `${flow.tool} needs model input '${key}' from the client's model: declare the sampling capability`,
+    if (options.models.sourceFor(key, ctx.clientCapabilities) !== undefined) continue;
+    // A legacy client cannot declare per request: its refusal is a tool result, not -32021.
+    if (ctx.hostUnavailable !== undefined) {
+      return toolError(
+        `${flow.tool} needs the client's model, but ${ctx.hostUnavailable}; ` +
+          'no server-owned model is configured to answer instead.',
       );
     }
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { sampling: {} } },
+      `${flow.tool} needs model input '${key}' from the client's model: declare the sampling capability`,
+    );
   }
+  const result = await runRounds(flow, args, ctx, options);
+  return ctx.hostUnavailable === undefined
+    ? result
+    : withFallbackNote(result, fallbackModels(flow.keys, ctx, options.models), ctx.hostUnavailable);
+}
 
+/**
+ * The server-owned models that answered in place of the host's because `ctx.hostUnavailable`
+ * (legacy only): the result says so.
+ */
+function fallbackModels(keys: readonly string[], ctx: ToolContext, models: ModelPlan): string[] {
+  const withSampling = { ...ctx.clientCapabilities, sampling: {} };
+  const names = keys.flatMap((key) => {
+    const used = models.sourceFor(key, ctx.clientCapabilities);
+    return models.sourceFor(key, withSampling)?.kind === 'host' && used?.kind === 'server' ? [used.model.name] : [];
+  });
+  return [...new Set(names)];
+}
+
+function withFallbackNote(
+  result: CallToolResult | InputRequiredResult,
+  names: readonly string[],
+  reason: string,
+): CallToolResult | InputRequiredResult {
+  if (names.length === 0 || !('content' in result) || !Array.isArray(result.content)) return result;
+  const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${reason}.`;
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
+}
+
+async function runRounds<Args, State extends FlowState>(
+  flow: FlowDefinition<Args, State>,
+  args: Args,
+  ctx: ToolContext,
+  options: EngineOptions,
+): Promise<CallToolResult | InputRequiredResult> {
   const target: RoundTarget = { method: 'tools/call', name: flow.tool, args };
   const rounds = {
     codec: options.codec,

@@ -23,18 +23,20 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
+import { ModelInputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { silentAuditLog, type AuditLog } from './auditLog.js';
 import { httpClientTransport } from './client.js';
 import type { TerminalElicitor } from './elicitTerminal.js';
-import { fulfilRound, rawInputRequests, type RoundPolicies } from './fulfilRound.js';
+import { auditRefusedRound, fulfilRound, rawInputRequests, type RoundPolicies } from './fulfilRound.js';
 import { HostError, isHostError } from './hostError.js';
-import { createLegacyHandlers } from './legacyHandlers.js';
+import { createLegacyHandlers, type LegacyCallSession } from './legacyHandlers.js';
 import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './policies/budgets.js';
-import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './policies/limits.js';
+import { DEFAULT_REQUEST_LIMITS, resolveLimits, type RequestLimits } from './policies/limits.js';
 import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
+import { terminalSafe } from './terminalText.js';
 import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
 import type { Approver, CallPosition, ServerIdentity } from './types.js';
 
@@ -59,9 +61,11 @@ export interface HostOptions {
   roots?: readonly Root[];
   /** Reviews every round's sampling requests. Default: deny (nothing is approved without an approver). */
   approver?: Approver;
+  /** Overrides of `DEFAULT_REQUEST_LIMITS`: numbers > 0 (`Infinity`: off); `undefined` keeps the default. */
   limits?: Partial<RequestLimits>;
+  /** Overrides of `DEFAULT_BUDGET_LIMITS`, checked the same way. */
   budgets?: Partial<BudgetLimits>;
-  /** `input_required` rounds per call; default 5. */
+  /** `input_required` rounds per call, a whole number >= 1; default 5. */
   maxRounds?: number;
   /** Default: one limiter shared by every host in the process. */
   rateLimiter?: RateLimiter;
@@ -152,10 +156,14 @@ function transportFor(target: HostTarget, trace: TraceSink | undefined): Transpo
   return httpClientTransport(target.url, withAuth);
 }
 
+/** Characters of a peer's (or the SDK's) error message kept in a `protocol_error`. */
+const MAX_PEER_MESSAGE_CHARS = 500;
+
 /** A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. */
 export function asProtocolError(error: unknown, tool: string): HostError {
   if (isHostError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  // The message may be the server's own (a JSON-RPC error): no terminal controls, bounded.
+  const message = terminalSafe(error instanceof Error ? error.message : String(error), MAX_PEER_MESSAGE_CHARS);
   const rpcCode = error instanceof ProtocolError ? error.code : undefined;
   return new HostError('protocol_error', `${tool}: ${message}`, rpcCode === undefined ? {} : { rpcCode }, {
     cause: error,
@@ -169,9 +177,13 @@ export function createHost(options: HostOptions = {}): Host {
     ...(options.elicit !== undefined && { elicitation: { form: {} } }),
     ...(options.roots !== undefined && { roots: {} }),
   };
-  const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
-  const budgets: BudgetLimits = { ...DEFAULT_BUDGET_LIMITS, ...options.budgets };
+  const limits: RequestLimits = resolveLimits('host limits', DEFAULT_REQUEST_LIMITS, options.limits);
+  const budgets: BudgetLimits = resolveLimits('host budgets', DEFAULT_BUDGET_LIMITS, options.budgets);
   const maxRounds = options.maxRounds ?? DEFAULT_HOST_MAX_ROUNDS;
+  if (!Number.isSafeInteger(maxRounds) || maxRounds < 1) {
+    // NaN or Infinity would leave a loop bomb uncapped.
+    throw new ModelInputError('config_invalid', `host maxRounds must be a whole number >= 1, got ${String(maxRounds)}`);
+  }
   const rateLimiter = options.rateLimiter ?? sharedRateLimiter();
   const audit = options.audit ?? silentAuditLog;
   const approver = options.approver ?? DENY_ALL;
@@ -263,9 +275,11 @@ export function createHost(options: HostOptions = {}): Host {
         const inputRequests = (answer as { inputRequests?: unknown }).inputRequests;
         const stateBytes = typeof requestState === 'string' ? Buffer.byteLength(requestState) : undefined;
         if (round > maxRounds) {
-          const summary: Record<string, { method: string }> = {};
-          for (const request of rawInputRequests(inputRequests, position))
-            summary[request.key] = { method: request.method };
+          // Server-chosen keys: `__proto__` stays an own key.
+          const summary = Object.create(null) as Record<string, { method: string }>;
+          const last = rawInputRequests(inputRequests, position);
+          for (const request of last) summary[request.key] = { method: request.method };
+          auditRefusedRound(last, position, policies.audit, 'rounds_exceeded');
           throw new HostError('rounds_exceeded', `${name} still asked for input after ${maxRounds} rounds`, {
             round,
             lastResult: { inputRequests: summary, ...(stateBytes !== undefined && { requestStateBytes: stateBytes }) },
@@ -275,6 +289,7 @@ export function createHost(options: HostOptions = {}): Host {
           throw new HostError('protocol_error', `${name}: requestState is not a string`, { round });
         }
         if (stateBytes !== undefined && stateBytes > limits.maxRequestStateBytes) {
+          auditRefusedRound(rawInputRequests(inputRequests, position), position, policies.audit, 'state_too_large');
           throw new HostError(
             'state_too_large',
             `${name}: the server's requestState is ${stateBytes} bytes; the host carries at most ${limits.maxRequestStateBytes}`,
@@ -302,7 +317,12 @@ export function createHost(options: HostOptions = {}): Host {
       args: Record<string, unknown>,
       call: HostCallOptions,
     ): Promise<HostCallResult> {
-      const session = legacy.begin(name, call.signal);
+      let session: LegacyCallSession;
+      try {
+        session = await legacy.begin(name, call.signal);
+      } catch (error) {
+        throw asProtocolError(error, name);
+      }
       try {
         const result = (await client.callTool(
           { name, arguments: args },

@@ -7,7 +7,8 @@
  * 3. budgets: each sampling request reserves its bytes and tokens (input estimate + `maxTokens`);
  * 4. approval: every sampling request of the round in one review (unless the call is approved);
  * 5. the rate limit: one token per sampling request, per server and per principal;
- * 6. fulfilment: the model the preferences choose; its answer size-checked, its spend settled.
+ * 6. fulfilment: the model the preferences choose; its answer size-checked, its spend settled; the
+ *    first failure (a model error, a rejected answer) aborts the round's other model calls.
  *
  * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval);
  * `roots/list` is answered from the configured roots. Every request gets audit lines.
@@ -18,8 +19,10 @@ import type { ModelUsage } from '../models/modelSource.js';
 import type { AuditLog } from './auditLog.js';
 import type { TerminalElicitor } from './elicitTerminal.js';
 import { HostError, isHostError } from './hostError.js';
+import { terminalSafe } from './terminalText.js';
 import type { CallBudget } from './policies/budgets.js';
 import { checkCapabilities } from './policies/capabilityGate.js';
+import { quotedKey } from './policies/refusal.js';
 import type { RequestLimits } from './policies/limits.js';
 import { selectHostModel, type HostModelEntry } from './policies/modelPolicy.js';
 import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
@@ -100,11 +103,22 @@ function auditBase(position: CallPosition, request: { key: string; method: strin
   };
 }
 
+/** One `refused` audit line for each request of a round the host will not answer (round cap, state size). */
+export function auditRefusedRound(
+  requests: readonly RawInputRequest[],
+  position: CallPosition,
+  audit: AuditLog,
+  reason: string,
+): void {
+  for (const request of requests) audit.record({ ...auditBase(position, request), decision: 'refused', reason });
+}
+
 async function sample(
   request: SamplingRequest,
   position: CallPosition,
   policies: RoundPolicies,
   requestBytes: number,
+  signal: AbortSignal,
 ): Promise<CreateMessageResult> {
   const chosen = selectHostModel(request.params.modelPreferences, policies.models);
   let reported: ModelUsage | undefined;
@@ -113,7 +127,7 @@ async function sample(
     raw = await chosen.model.complete({
       key: request.key,
       params: request.params,
-      ...(policies.signal !== undefined && { signal: policies.signal }),
+      signal,
       onUsage: (usage) => {
         reported = {
           inputTokens: (reported?.inputTokens ?? 0) + usage.inputTokens,
@@ -131,7 +145,7 @@ async function sample(
     const reason = error instanceof Error ? error.message : String(error);
     throw new HostError(
       'model_failed',
-      `the host model ${chosen.id} failed on input '${request.key}': ${reason}`,
+      `the host model ${chosen.id} failed on input ${quotedKey(request.key)}: ${terminalSafe(reason, 500)}`,
       {
         key: request.key,
         round: position.round,
@@ -139,7 +153,18 @@ async function sample(
       { cause: error },
     );
   }
-  const result = checkModelResponse(request.key, raw, policies.limits, position);
+  let result: CreateMessageResult;
+  try {
+    result = checkModelResponse(request.key, raw, policies.limits, position);
+  } catch (error) {
+    policies.audit.record({
+      ...auditBase(position, request),
+      model: chosen.id,
+      decision: 'refused',
+      reason: isHostError(error) ? error.code : 'response_invalid',
+    });
+    throw error;
+  }
   const answerBytes = responseBytes(result);
   const tokens =
     reported === undefined
@@ -175,7 +200,7 @@ async function review(
     });
   }
   if (decision.kind === 'deny') {
-    const keys = sampling.map((request) => request.key).join(', ');
+    const keys = sampling.map((request) => quotedKey(request.key)).join(', ');
     throw new HostError('approval_denied', `model input for ${keys} was not approved: ${decision.reason}`, {
       ...(sampling.length === 1 && { key: sampling[0]?.key }),
       round: position.round,
@@ -227,9 +252,18 @@ export async function fulfilRound(
     }
   }
 
-  const responses: Record<string, unknown> = {};
+  // Keys are the server's: `__proto__` must land as an own key, not as this object's prototype.
+  const responses: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  // The round's model calls run together; the first that fails stops the others (no spend past a refusal).
+  const round = new AbortController();
+  const signal = policies.signal === undefined ? round.signal : AbortSignal.any([policies.signal, round.signal]);
   const answers = await Promise.all(
-    sampling.map((request) => sample(request, position, policies, samplingRequestBytes(request.params))),
+    sampling.map((request) =>
+      sample(request, position, policies, samplingRequestBytes(request.params), signal).catch((error: unknown) => {
+        round.abort(error);
+        throw error;
+      }),
+    ),
   );
   sampling.forEach((request, index) => (responses[request.key] = answers[index]));
 

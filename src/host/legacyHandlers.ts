@@ -4,10 +4,14 @@
  * each live request counted as one round of the tool call in progress. A refusal goes back as a
  * JSON-RPC error (-1 for a user's denial, as that revision says) and is kept, so that `callTool`
  * reports the host's reason rather than whatever the server made of it.
+ *
+ * A live request carries nothing that ties it to the tool call that caused it, so the calls of one
+ * connection run one at a time: otherwise a request of one call would be reviewed, budgeted and
+ * approved as another's (another tool in the dialog, another call's "approve the rest").
  */
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 
-import { fulfilRound, type CallApproval, type RoundPolicies } from './fulfilRound.js';
+import { auditRefusedRound, fulfilRound, type CallApproval, type RoundPolicies } from './fulfilRound.js';
 import { HostError, isHostError } from './hostError.js';
 import type { CallPosition, ServerIdentity } from './types.js';
 
@@ -23,7 +27,8 @@ export interface LegacyCallSession {
 }
 
 export interface LegacyHandlers {
-  begin(tool: string, signal: AbortSignal | undefined): LegacyCallSession;
+  /** Waits for the connection's previous call to end (or `signal` to abort), then starts this one. */
+  begin(tool: string, signal: AbortSignal | undefined): Promise<LegacyCallSession>;
 }
 
 interface ActiveCall {
@@ -32,6 +37,8 @@ interface ActiveCall {
   policies: RoundPolicies;
   approval: CallApproval;
   stop?: HostError;
+  /** Settles when the call's last live request so far has been answered: the next one waits for it. */
+  lastAnswered: Promise<unknown>;
 }
 
 export function createLegacyHandlers(
@@ -42,12 +49,22 @@ export function createLegacyHandlers(
   maxRounds: number,
 ): LegacyHandlers {
   let active: ActiveCall | undefined;
+  /** Settles when the last call begun so far has ended: the next one waits for it. */
+  let previousEnded: Promise<void> = Promise.resolve();
 
-  async function answer(method: string, params: unknown): Promise<unknown> {
+  function answer(method: string, params: unknown): Promise<unknown> {
     const call = active;
     if (call === undefined) {
-      throw new ProtocolError(-32600, `${method} outside a tool call is not answered by this host`);
+      return Promise.reject(new ProtocolError(-32600, `${method} outside a tool call is not answered by this host`));
     }
+    // A server may send several live requests at once: they are rounds, answered one after another
+    // (one dialog at a time, each reserved and settled against the call's budget in turn).
+    const answered = call.lastAnswered.then(() => answerInTurn(call, method, params));
+    call.lastAnswered = answered.catch(() => undefined);
+    return answered;
+  }
+
+  async function answerInTurn(call: ActiveCall, method: string, params: unknown): Promise<unknown> {
     if (call.stop !== undefined) throw new ProtocolError(-32600, `the host stopped this call: ${call.stop.code}`);
     call.round += 1;
     const position: CallPosition = {
@@ -58,6 +75,7 @@ export function createLegacyHandlers(
     };
     try {
       if (call.round > maxRounds) {
+        auditRefusedRound([{ key: method, method, params }], position, call.policies.audit, 'rounds_exceeded');
         throw new HostError('rounds_exceeded', `${call.tool} still asked for input after ${maxRounds} rounds`, {
           round: call.round,
           lastResult: { inputRequests: { [method]: { method } } },
@@ -83,9 +101,39 @@ export function createLegacyHandlers(
     client.setRequestHandler('roots/list', (request) => answer(request.method, request.params) as never);
   }
 
+  function waitTurn(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+    if (signal === undefined) return turn;
+    signal.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void turn.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
   return {
-    begin(tool, signal) {
-      const call: ActiveCall = { tool, round: 0, policies: policiesFor(signal), approval: { approvedForCall: false } };
+    async begin(tool, signal) {
+      const turn = previousEnded;
+      let ended!: () => void;
+      const thisEnded = new Promise<void>((resolve) => (ended = resolve));
+      // The next call waits for this one and for every call before it (an aborted waiter included).
+      previousEnded = turn.then(() => thisEnded);
+      try {
+        await waitTurn(turn, signal);
+      } catch (error) {
+        ended();
+        throw error;
+      }
+      const call: ActiveCall = {
+        tool,
+        round: 0,
+        policies: policiesFor(signal),
+        approval: { approvedForCall: false },
+        lastAnswered: Promise.resolve(),
+      };
       active = call;
       return {
         rethrowStop: () => {
@@ -98,6 +146,7 @@ export function createLegacyHandlers(
         },
         end: () => {
           if (active === call) active = undefined;
+          ended();
         },
       };
     },

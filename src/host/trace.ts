@@ -5,7 +5,16 @@
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 
+import { terminalSafe } from './terminalText.js';
+
 export type TraceSink = (line: string) => void;
+
+/** A trace line carries server-chosen names (input keys, methods): bounded, no terminal controls. */
+const MAX_TRACE_LINE_CHARS = 1000;
+
+function safeSink(sink: TraceSink): TraceSink {
+  return (line) => sink(terminalSafe(line, MAX_TRACE_LINE_CHARS));
+}
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -45,7 +54,8 @@ function describeResponse(status: number | undefined, body: unknown): string {
   return parts.join(' ');
 }
 
-export function createTracingFetch(inner: Fetch, sink: TraceSink): Fetch {
+export function createTracingFetch(inner: Fetch, rawSink: TraceSink): Fetch {
+  const sink = safeSink(rawSink);
   return async (url, init) => {
     let requestBody: TracedBody | undefined;
     if (typeof init?.body === 'string') {
@@ -73,7 +83,8 @@ export function createTracingFetch(inner: Fetch, sink: TraceSink): Fetch {
 }
 
 /** Traces every message that crosses a transport, both ways. */
-export function createTracingTransport(inner: Transport, sink: TraceSink): Transport {
+export function createTracingTransport(inner: Transport, rawSink: TraceSink): Transport {
+  const sink = safeSink(rawSink);
   const traced: Transport = {
     start: () => inner.start(),
     close: () => inner.close(),

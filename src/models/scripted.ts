@@ -29,7 +29,7 @@ export function createScriptedModel(
     calls,
     async complete(request): Promise<CreateMessageResult> {
       calls.push({ key: request.key, params: request.params });
-      const scripted = answers[request.key];
+      const scripted = Object.hasOwn(answers, request.key) ? answers[request.key] : undefined;
       if (scripted === undefined) {
         if (options.fallback !== undefined) return options.fallback.complete(request);
         throw new Error(`the scripted model has no answer for '${request.key}'`);

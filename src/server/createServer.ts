@@ -6,7 +6,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ClientCapabilities,
   type McpServerFactory,
   type ServerCapabilities,
@@ -15,6 +15,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
+import { LegacyAwareServer, type LegacyToolView } from '../legacy/legacyServer.js';
+import type { LegacyServerOptions } from '../legacy/options.js';
 import type { AnyToolDefinition, ToolContext } from './tool.js';
 
 export const SERVER_NAME = 'mcp-model-input';
@@ -35,19 +37,26 @@ export interface ServerFactoryOptions {
   capabilities?: ServerCapabilities;
   /** Registers further handlers (prompts, resources, completion) on each fresh low-level server. */
   extend?: (server: Server, principal: string) => void;
+  /** The legacy (2025-11-25) adapter's per-call sample limit and deprecation hook. */
+  legacy?: LegacyServerOptions;
 }
 
-/** The per-request view every handler gets, built from the SDK's context. */
-export function toolContextOf(ctx: ServerContext, principal: string): ToolContext {
+/**
+ * The per-request view every handler gets, built from the SDK's context. On a 2025-11-25 request
+ * (`legacy`, see LegacyAwareServer) capabilities come from `initialize` instead of `_meta`.
+ */
+export function toolContextOf(ctx: ServerContext, principal: string, legacy?: LegacyToolView): ToolContext {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
   return {
     principal,
-    clientCapabilities: declared ?? {},
+    clientCapabilities: legacy?.clientCapabilities ?? declared ?? {},
     requestState: ctx.mcpReq.requestState(),
-    inputResponses: ctx.mcpReq.inputResponses,
+    inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
+    ...(legacy?.hostUnavailable !== undefined && { hostUnavailable: legacy.hostUnavailable }),
     signal: ctx.mcpReq.signal,
+    log: (level, data) => ctx.mcpReq.log(level, data),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
       await ctx.mcpReq.notify({
@@ -100,17 +109,21 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
-    const server = new Server(options.identity, {
-      capabilities: { ...options.capabilities, tools: {} },
-      cacheHints: {
-        'server/discover': hint,
-        'tools/list': hint,
-        'prompts/list': hint,
-        'resources/list': hint,
-        'resources/templates/list': hint,
-        'resources/read': hint,
+    const server = new LegacyAwareServer(
+      options.identity,
+      {
+        capabilities: { ...options.capabilities, tools: {} },
+        cacheHints: {
+          'server/discover': hint,
+          'tools/list': hint,
+          'prompts/list': hint,
+          'resources/list': hint,
+          'resources/templates/list': hint,
+          'resources/read': hint,
+        },
       },
-    });
+      options.legacy,
+    );
 
     server.setRequestHandler('tools/list', () => listToolsResult(descriptors));
 
@@ -126,7 +139,9 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
-      return tool.run(parsed.data, toolContextOf(ctx, principal));
+      return server.serveToolCall(ctx, tool.name, (legacy) =>
+        tool.run(parsed.data, toolContextOf(ctx, principal, legacy)),
+      );
     });
 
     options.extend?.(server, principal);

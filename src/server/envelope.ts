@@ -22,6 +22,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Whether a message claims the 2026-07-28 era: its `params._meta` names a protocol version. The fronts
+ * route a message without the claim (`initialize`, a 2025-11-25 session's traffic) to the legacy adapter.
+ */
+export function hasEnvelopeClaim(params: unknown): boolean {
+  const meta = isPlainObject(params) ? params['_meta'] : undefined;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
  * Checks one request's envelope. Returns `undefined` when the request may be served.
  * Callers apply it to requests only (a message with an `id`); notifications are never answered.
  * `initialize` is passed through: the legacy era is decided by the serving entry.

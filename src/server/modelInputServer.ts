@@ -7,6 +7,7 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 import type { SealedFlow } from '../flows/engine.js';
 import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
+import { createDeprecationNotice } from '../legacy/deprecation.js';
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
@@ -29,6 +30,8 @@ export interface ModelInputServerOptions {
   repository?: RepositoryOptions;
   /** `summarize_repo` size limits: pick prompt bytes, summary read budgets, final text tokens. */
   budgets?: Partial<SummarizeBudgets>;
+  /** Legacy (2025-11-25) clients: live sampling requests per tool call (default 5). */
+  maxSamplesPerCall?: number;
 }
 
 export function createModelInputServerFactory(options: ModelInputServerOptions): McpServerFactory {
@@ -49,5 +52,9 @@ export function createModelInputServerFactory(options: ModelInputServerOptions):
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    legacy: {
+      onSamplingNegotiated: createDeprecationNotice(options.logger),
+      ...(options.maxSamplesPerCall !== undefined && { maxSamplesPerCall: options.maxSamplesPerCall }),
+    },
   });
 }

@@ -7,6 +7,7 @@ import type {
   CallToolResult,
   ClientCapabilities,
   InputRequiredResult,
+  LoggingLevel,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -24,6 +25,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress when the request carried a `progressToken` (a no-op otherwise). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a `notifications/message` log entry to the client (the SDK drops it below the level a
+   * 2025-11-25 client set with `logging/setLevel`). Never put secrets or prompt text in `data`.
+   */
+  log(level: LoggingLevel, data: unknown): Promise<void>;
+  /**
+   * Legacy (2025-11-25) only: why the client's model cannot serve this call — sampling not declared
+   * at `initialize`, or a sampling request refused during the call. A flow that needs the host's model
+   * then answers `isError` naming it (instead of -32021), or says that a server-owned model answered.
+   */
+  hostUnavailable?: string;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

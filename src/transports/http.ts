@@ -3,6 +3,10 @@
  * It owns what the SDK handler leaves to its host: DNS-rebinding protection (Host and Origin),
  * bearer-token principals, a body cap that answers before parsing, and the envelope gate.
  * Then it hands the request to the SDK's `createMcpHandler`.
+ *
+ * 2025-11-25 clients (an `initialize`, then `Mcp-Session-Id` on everything without a 2026-07-28
+ * envelope) go to the legacy adapter's sessionful leg after the same Host/Origin, bearer and body
+ * checks, unless `legacy` is false (then `initialize` is refused with -32022 by the SDK).
  */
 import { hostname, networkInterfaces } from 'node:os';
 
@@ -13,8 +17,10 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
+import { createLegacyHttpLeg, type LegacyHttpLeg } from '../legacy/httpSessions.js';
+import type { LegacyHttpOptions } from '../legacy/options.js';
 import type { Logger } from '../logger.js';
-import { checkRequestEnvelope } from '../server/envelope.js';
+import { checkRequestEnvelope, hasEnvelopeClaim } from '../server/envelope.js';
 import { readBodyCapped } from './body.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
@@ -31,11 +37,15 @@ export interface HttpFrontOptions {
   /** Bearer token -> principal. When set, every request needs a known token. */
   tokens?: ReadonlyMap<string, string>;
   maxBodyBytes?: number;
+  /** Sessionful serving of 2025-11-25 clients and its bounds (default on); false refuses them. */
+  legacy?: LegacyHttpOptions | false;
 }
 
 export interface HttpFront {
   fetch(request: Request): Promise<Response>;
   close(): Promise<void>;
+  /** The legacy adapter's sessions, when it is on: how many are open, and an idle sweep now. */
+  readonly legacySessions?: { readonly count: number; sweep(): Promise<number> };
 }
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown = null, data?: unknown): Response {
@@ -67,8 +77,12 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
   const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const legacy: LegacyHttpLeg | undefined =
+    options.legacy === false
+      ? undefined
+      : createLegacyHttpLeg({ ...options.legacy, factory: options.factory, logger: options.logger, maxBodyBytes });
   const sdk = createMcpHandler(options.factory, {
-    // Legacy (2025-11-25) serving arrives with the legacy adapter; until then it is refused.
+    // 2025-11-25 traffic never reaches it: the legacy leg serves it, or the SDK refuses it.
     legacy: 'reject',
     responseMode: 'auto',
     maxRequestBodySize: maxBodyBytes,
@@ -84,7 +98,8 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     if (origin !== null && !allowedOrigins.has(origin.toLowerCase())) {
       return jsonRpcError(403, -32600, `Forbidden: Origin '${origin}' is not allowed`);
     }
-    if (request.method !== 'POST') {
+    const sessionId = legacy === undefined ? null : request.headers.get('mcp-session-id');
+    if (request.method !== 'POST' && sessionId === null) {
       const response = jsonRpcError(405, -32600, 'Method not allowed: this endpoint accepts POST only');
       response.headers.set('allow', 'POST');
       return response;
@@ -101,6 +116,10 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       }
       authInfo = { token, clientId: principal, scopes: [], extra: { principal } };
     }
+    const owner = authInfo?.clientId ?? '';
+    if (legacy !== undefined && sessionId !== null && request.method !== 'POST') {
+      return legacy.serve(sessionId, { request, owner, ...(authInfo !== undefined && { authInfo }) });
+    }
 
     const body = await readBodyCapped(request, maxBodyBytes);
     if (body.kind === 'too_large') {
@@ -114,6 +133,12 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
+    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
+    if (legacy !== undefined && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
+      const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
+      if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
+      if (sessionId !== null) return legacy.serve(sessionId, input);
+    }
     if (
       message !== null &&
       typeof message === 'object' &&
@@ -128,7 +153,6 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
     }
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
     return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
@@ -141,8 +165,23 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
         return jsonRpcError(500, -32603, 'Internal error');
       }
     },
-    close: () => sdk.close(),
+    close: async () => {
+      await legacy?.close();
+      await sdk.close();
+    },
+    ...(legacy !== undefined && {
+      legacySessions: {
+        get count() {
+          return legacy.sessions;
+        },
+        sweep: () => legacy.sweep(),
+      },
+    }),
   };
+}
+
+function isPlainMessage(value: unknown): value is { id?: unknown; method?: unknown; params?: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

@@ -1,34 +1,50 @@
 /**
  * The stdio front: newline-delimited JSON-RPC on stdin/stdout through the SDK's `serveStdio`,
  * with our envelope gate in front of every request. Nothing else is written to stdout.
+ *
+ * A client that opens with `initialize` (2025-11-25) gets the SDK's legacy session on the same
+ * connection, unless `legacy` is false; the gate then stands aside (legacy/stdioEra.ts).
  */
 import type { Readable, Writable } from 'node:stream';
 
 import type { JSONRPCMessage, McpServerFactory, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
+import { createStdioEraTracker, type StdioEraTracker } from '../legacy/stdioEra.js';
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope } from '../server/envelope.js';
 import { createStdioLineGate } from './stdioLineGate.js';
 
-/** Decorates a transport: requests that fail the envelope gate are answered here, never delivered. */
+/**
+ * Decorates a transport: requests that fail the envelope gate are answered here, never delivered.
+ * With an era tracker (legacy serving on), a connection that opened with `initialize` is not gated.
+ */
 export class EnvelopeGatedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
 
-  constructor(private readonly inner: Transport) {
+  constructor(
+    private readonly inner: Transport,
+    private readonly eras?: StdioEraTracker,
+  ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
+      const verdict = this.eras?.inbound(message) ?? 'gate';
+      if (verdict === 'drop') return;
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
-      if (typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number')) {
-        const rejection = checkRequestEnvelope(request.method, request.params);
+      const isRequest =
+        typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number');
+      if (verdict === 'gate' && isRequest) {
+        const method = request.method as string;
+        const rejection = checkRequestEnvelope(method, request.params);
         if (rejection !== undefined) {
           const response = { jsonrpc: '2.0' as const, id: request.id, error: rejection } as JSONRPCMessage;
           void this.inner.send(response).catch((error: unknown) => this.onerror?.(error as Error));
           return;
         }
+        this.eras?.admitted(method);
       }
       this.onmessage?.(message, extra);
     };
@@ -43,6 +59,7 @@ export class EnvelopeGatedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.eras?.outbound(message);
     return this.inner.send(message, options);
   }
 
@@ -64,15 +81,20 @@ export interface StdioFrontOptions {
   logger: Logger;
   input?: Readable;
   output?: Writable;
+  /** Serve 2025-11-25 clients that open with `initialize` (default true); false refuses them (-32022). */
+  legacy?: boolean;
 }
 
 export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
   const output = options.output ?? process.stdout;
   const lines = createStdioLineGate(options.input ?? process.stdin, output);
-  const transport = new EnvelopeGatedTransport(new StdioServerTransport(lines, output));
+  const legacy = options.legacy ?? true;
+  const transport = new EnvelopeGatedTransport(
+    new StdioServerTransport(lines, output),
+    legacy ? createStdioEraTracker() : undefined,
+  );
   return serveStdio(options.factory, {
-    // Legacy (2025-11-25) serving arrives with the legacy adapter; until then it is refused.
-    legacy: 'reject',
+    legacy: legacy ? 'serve' : 'reject',
     transport,
     onerror: (error) => options.logger.warn(`stdio: ${error.message}`),
   });

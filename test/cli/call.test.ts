@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
-import { complete, listenHostileServer, SCENARIOS, type Scenario } from '../helpers/hostileServers.js';
+import {
+  complete,
+  inputRequired,
+  listenHostileServer,
+  rpcError,
+  SCENARIOS,
+  type Scenario,
+} from '../helpers/hostileServers.js';
 import { DOWN, ENTER, spawnPty } from '../helpers/pty.js';
 import { CLI } from '../helpers/rawChannel.js';
 
@@ -87,17 +94,32 @@ describe('call: exit codes', () => {
     expect(server.calls).toHaveLength(1);
   });
 
-  it('0 with a rules file allowing it, audited as approved_rule', async () => {
+  it('0 with a rules file allowing it (by the server key), audited as approved_rule', async () => {
     const rules = join(dir, 'allow.yaml');
     const audit = join(dir, 'allow.jsonl');
-    await writeFile(rules, 'rules:\n  - server: hostile-fixture\n    key: pick_files\n    decision: allow\n');
-    const { run } = await callAgainst(SCENARIOS.honest, ['--approve', `rules:${rules}`, '--audit', audit]);
+    const server = await listenHostileServer(SCENARIOS.honest);
+    let run: Run;
+    try {
+      await writeFile(rules, `rules:\n  - server: '${server.url}'\n    key: pick_files\n    decision: allow\n`);
+      run = await cli(['call', 'summarize_repo', '--url', server.url, '--approve', `rules:${rules}`, '--audit', audit]);
+    } finally {
+      await server.close();
+    }
     expect(run.code).toBe(0);
     const decisions = (await readFile(audit, 'utf8'))
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { decision: string }).decision);
     expect(decisions).toEqual(['approved_rule', 'fulfilled']);
+  });
+
+  it('3: a rule allowing the server by its self-declared name grants nothing', async () => {
+    const rules = join(dir, 'by-name.yaml');
+    await writeFile(rules, 'rules:\n  - server: hostile-fixture\n    decision: allow\n');
+    const { run, server } = await callAgainst(SCENARIOS.honest, ['--approve', `rules:${rules}`]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('rule 1 allows the server by its unverified name');
+    expect(server.calls).toHaveLength(1);
   });
 
   it('3: denied by a rules file ceiling', async () => {
@@ -151,6 +173,89 @@ describe('call: exit codes', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('call: server text never drives the terminal', () => {
+  // Clear screen, window title, colour, an 8-bit CSI and a bidi override: none may reach stderr as is.
+  const ATTACK = '\x1b[2J\x1b]0;PWNED\x07\x1b[31mRED\x9b2J\u202e';
+  const sampleUnder = (key: string) => ({
+    [key]: {
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 10 },
+    },
+  });
+
+  function expectClean(text: string): void {
+    expect(text).not.toContain('\x1b');
+    expect(text).not.toContain('\x9b');
+    expect(text).not.toContain('\x07');
+    expect(text).not.toContain('\u202e');
+  }
+
+  it('a JSON-RPC error message (exit 5)', async () => {
+    const { run } = await callAgainst(
+      () => rpcError(-32000, `boom ${ATTACK} ${'x'.repeat(100_000)}`),
+      ['--approve', 'auto'],
+    );
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('call stopped (protocol_error)');
+    expect(run.stderr).toContain('boom');
+    expectClean(run.stderr);
+    expect(run.stderr.length).toBeLessThan(5000);
+  });
+
+  it('input keys in the progress line and the trace', async () => {
+    const key = `k${ATTACK}`;
+    const scenario: Scenario = (call) => (call === 1 ? inputRequired(sampleUnder(key), 's') : complete('ok'));
+    const { run } = await callAgainst(scenario, ['--approve', 'auto', '--trace']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('round 1: answered k');
+    expect(run.stderr).toContain('trace <- id=1');
+    expectClean(run.stderr);
+  });
+
+  it('input keys in a denial and in the last result of a round-cap stop', async () => {
+    const key = `k${ATTACK}`;
+    const denied = await callAgainst(() => inputRequired(sampleUnder(key), 's'), ['--approve', 'deny']);
+    expect(denied.run.code).toBe(3);
+    expectClean(denied.run.stderr);
+    const capped = await callAgainst(
+      () => inputRequired(sampleUnder(key), 's'),
+      ['--approve', 'auto', '--max-rounds', '1'],
+    );
+    expect(capped.run.code).toBe(4);
+    expect(capped.run.stderr).toContain('last result:');
+    expectClean(capped.run.stderr);
+  });
+
+  it('the text of a tool error result', async () => {
+    const { run } = await callAgainst(
+      () => ({ ...complete(`failed ${ATTACK}`), isError: true }),
+      ['--approve', 'auto'],
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the tool answered with an error: failed');
+    expectClean(run.stderr);
+  });
+
+  it('the result text on a terminal (piped, it is passed on as is)', async () => {
+    const server = await listenHostileServer(() => complete(`result ${ATTACK} end`));
+    try {
+      const pty = spawnPty(process.execPath, [CLI, 'call', 'summarize_repo', '--url', server.url, '--approve', 'auto']);
+      try {
+        expect(await pty.exit).toBe(0);
+        expect(pty.output()).toContain('result ');
+        expect(pty.output()).toContain('RED');
+        expectClean(pty.raw());
+      } finally {
+        pty.kill();
+      }
+      const piped = await cli(['call', 'summarize_repo', '--url', server.url, '--approve', 'auto']);
+      expect(piped.stdout).toBe(`result ${ATTACK} end\n`);
+    } finally {
+      await server.close();
+    }
   });
 });
 

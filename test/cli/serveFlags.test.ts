@@ -1,9 +1,11 @@
 /**
  * Every `serve` flag, end to end on a real process: what it turns on can be observed on the wire.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,7 +13,7 @@ import { localPrincipal } from '../../src/server/principals.js';
 import { createKeyRing } from '../../src/state/index.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
-import { httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
+import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -139,6 +141,102 @@ describe('serve flags on HTTP', () => {
       }, reject);
     });
     expect(named).toBe(200);
+    await server.stop();
+  });
+});
+
+describe('legacy adapter flags', () => {
+  const run = promisify(execFile);
+  async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+    try {
+      const { stderr } = await run(process.execPath, [CLI, ...args]);
+      return { code: 0, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stderr: string };
+      return { code: failed.code, stderr: failed.stderr };
+    }
+  }
+  /** A 2025-11-25 client's handshake, or a request on its session. */
+  const legacyPost = (url: string, message: unknown, sessionId?: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(sessionId !== undefined && { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }),
+      },
+      body: JSON.stringify(message),
+    });
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flags', version: '0' } },
+  };
+
+  it.each([
+    [['serve', '--stdio', '--legacy', 'maybe'], "--legacy expects on or off, got 'maybe'"],
+    [['serve', '--stdio', '--max-samples-per-call', '0'], '--max-samples-per-call must be an integer from 1 to 100'],
+    [['serve', '--stdio', '--max-sessions', '5'], '--max-sessions applies to --http only'],
+    [['serve', '--stdio', '--session-idle', '60'], '--session-idle applies to --http only'],
+    [['serve', '--http', '0', '--max-sessions', '0'], '--max-sessions must be an integer from 1 to 10000'],
+    [['serve', '--http', '0', '--session-idle', 'soon'], '--session-idle must be an integer from 1 to 86400'],
+    [
+      ['serve', '--stdio', '--legacy', 'off', '--max-samples-per-call', '3'],
+      '--max-samples-per-call needs --legacy on',
+    ],
+  ])('%j is a usage error', async (args, message) => {
+    const { code, stderr } = await cli(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--help documents the legacy flags', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'serve', '--help']);
+    for (const flag of ['--legacy on|off', '--max-samples-per-call N', '--max-sessions N', '--session-idle SECONDS']) {
+      expect(stdout).toContain(flag);
+    }
+  });
+
+  it('--legacy off: initialize over HTTP is refused with -32022 and no session', async () => {
+    const server = await startHttpServer(['--root', repo.root, '--legacy', 'off']);
+    const response = await legacyPost(server.url, initialize);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32022);
+    await server.stop();
+  });
+
+  it('--max-sessions: one session more than allowed gets 503', async () => {
+    const server = await startHttpServer(['--root', repo.root, '--max-sessions', '1']);
+    const first = await legacyPost(server.url, initialize);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('mcp-session-id')).not.toBeNull();
+    await first.text();
+    const second = await legacyPost(server.url, initialize);
+    expect(second.status).toBe(503);
+    await second.text();
+    await server.stop();
+  });
+
+  it('--session-idle: an abandoned session is closed (making room), and then gets 404', async () => {
+    const server = await startHttpServer(['--root', repo.root, '--max-sessions', '1', '--session-idle', '1']);
+    const opened = await legacyPost(server.url, initialize);
+    const abandoned = opened.headers.get('mcp-session-id') as string;
+    await opened.text();
+    // Refused while the first session is fresh; admitted once it has idled out. Bounded: 40 looks.
+    let next: Response | undefined;
+    for (let look = 0; look < 40; look++) {
+      next = await legacyPost(server.url, initialize);
+      await next.text();
+      if (next.status !== 503) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(next?.status).toBe(200);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const gone = await legacyPost(server.url, list, abandoned);
+    expect(gone.status).toBe(404);
+    await gone.text();
     await server.stop();
   });
 });

@@ -88,6 +88,7 @@ function run(
       inputResponses: undefined,
       signal,
       progress: async () => {},
+      log: async () => {},
     },
     {
       codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),

@@ -51,6 +51,11 @@ export function inputRequired(inputRequests: Record<string, unknown>, requestSta
   return { resultType: 'input_required', inputRequests, ...(requestState !== undefined && { requestState }) };
 }
 
+/** A scenario's answer that is a JSON-RPC error instead of a result. */
+export function rpcError(code: number, message: string): Record<string, unknown> {
+  return { jsonrpcError: { code, message } };
+}
+
 export function complete(text: string): Record<string, unknown> {
   return { resultType: 'complete', content: [{ type: 'text', text }] };
 }
@@ -145,7 +150,11 @@ export function createHostileServer(
           ...(typeof params['requestState'] === 'string' && { requestState: params['requestState'] }),
         };
         calls.push(seen);
-        return reply(scenario(calls.length, seen));
+        const answer = scenario(calls.length, seen);
+        if (answer['jsonrpcError'] !== undefined) {
+          return Response.json({ jsonrpc: '2.0', id: body.id, error: answer['jsonrpcError'] });
+        }
+        return reply(answer);
       }
       default:
         return Response.json({

@@ -123,6 +123,21 @@ describe('createAuditLog on a stream', () => {
     await expect(other.close()).rejects.toThrow(/could not be written/);
   });
 
+  it('escapes what JSON leaves raw but a terminal obeys (C1 CSI, bidi, line separators); the line still parses', async () => {
+    const { stream, lines } = collect();
+    const audit = await createAuditLog({ stream }, CLOCK);
+    const hostile = 'evil\x9b2J\u202e\u2028\u{E0001}name';
+    audit.record({ ...ENTRY, server: hostile, key: `k\x85${hostile}` });
+    await audit.close();
+    const [line = ''] = lines();
+    expect(line).not.toMatch(/[\x7f-\x9f\u2028\u2029\u202e]/);
+    expect(line).not.toMatch(/[\ud800-\udfff]/);
+    expect(line).toContain('evil\\u009b2J\\u202e\\u2028\\udb40\\udc01name');
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    expect(parsed['server']).toBe(hostile);
+    expect(parsed['key']).toBe(`k\x85${hostile}`);
+  });
+
   it('ignores records after close', async () => {
     const { stream, lines } = collect();
     const audit = await createAuditLog({ stream }, CLOCK);

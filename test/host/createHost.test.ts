@@ -5,6 +5,9 @@
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createAuditLog } from '../../src/host/auditLog.js';
@@ -200,5 +203,97 @@ describe('createHost against a 2025-11-25 server (live sampling)', () => {
     }
     expect(code).toBe('covert_context');
     expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe('createHost against a 2025-11-25 server: concurrent calls', () => {
+  /** Two tools on a 1.x server, in memory: each waits, then asks the client's model once, naming itself. */
+  async function twoToolServer(delays: Record<string, number>) {
+    const server = new McpServer({ name: 'legacy-pair', version: '1.0.0' });
+    for (const [name, delay] of Object.entries(delays)) {
+      server.registerTool(name, { description: name }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const answer = await server.server.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: `asked by ${name}` } }],
+          maxTokens: 10,
+        });
+        return { content: [{ type: 'text', text: `${name}: ${(answer.content as { text: string }).text}` }] };
+      });
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    return { server, transport: clientSide };
+  }
+
+  it('answers live requests a call sends at once one after another, each its own round', async () => {
+    const server = new McpServer({ name: 'legacy-parallel', version: '1.0.0' });
+    server.registerTool('both', { description: 'asks twice at once' }, async () => {
+      const ask = (n: number) =>
+        server.server.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: `question ${n}` } }],
+          maxTokens: 10,
+        });
+      const answers = await Promise.all([ask(1), ask(2)]);
+      const texts = answers.map((answer) => (answer.content as { text: string }).text);
+      return { content: [{ type: 'text', text: texts.join(' | ') }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const approver = recordingApprover();
+    const host = createHost({
+      models: [
+        {
+          id: 's',
+          model: createScriptedModel({ 'sampling/createMessage': ['one', 'two'] }),
+          ...TIER_ATTRIBUTES.balanced,
+        },
+      ],
+      approver,
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({ kind: 'transport', transport: clientSide, key: 'memory:legacy-parallel' });
+    try {
+      const outcome = await connection.callTool('both');
+      expect(outcome.result.content).toEqual([{ type: 'text', text: 'one | two' }]);
+      expect(outcome.rounds).toBe(2);
+      expect(approver.rounds.map((round) => round.round)).toEqual([1, 2]);
+    } finally {
+      await connection.close();
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['the first call asks last', { alpha: 60, beta: 5 }],
+    ['the second call asks last', { alpha: 5, beta: 60 }],
+  ])('reviews each live request as the call that made it (%s)', async (_name, delays) => {
+    const { server, transport } = await twoToolServer(delays);
+    const approver = recordingApprover();
+    const host = createHost({
+      models: [
+        { id: 's', model: createScriptedModel({ 'sampling/createMessage': 'ok' }), ...TIER_ATTRIBUTES.balanced },
+      ],
+      approver,
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({ kind: 'transport', transport, key: 'memory:legacy-pair' });
+    try {
+      expect(connection.era).toBe('legacy');
+      const [alpha, beta] = await Promise.all([connection.callTool('alpha'), connection.callTool('beta')]);
+      expect(alpha.result.content).toEqual([{ type: 'text', text: 'alpha: ok' }]);
+      expect(beta.result.content).toEqual([{ type: 'text', text: 'beta: ok' }]);
+      expect([alpha.rounds, beta.rounds]).toEqual([1, 1]);
+      const reviewed = approver.rounds.map((round) => {
+        const content = round.requests[0]?.params.messages[0]?.content as { text: string };
+        return [round.tool, content.text];
+      });
+      expect(reviewed).toEqual([
+        ['alpha', 'asked by alpha'],
+        ['beta', 'asked by beta'],
+      ]);
+    } finally {
+      await connection.close();
+      await server.close();
+    }
   });
 });

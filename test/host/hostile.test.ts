@@ -2,18 +2,23 @@
  * Servers written to attack the host. Each must be stopped cleanly — a typed error with a clear
  * message — and no model may be called past the point of refusal.
  */
+import { PassThrough } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
 
+import { createAuditLog } from '../../src/host/auditLog.js';
 import { createHost, type HostOptions } from '../../src/host/createHost.js';
 import { isHostError, type HostError } from '../../src/host/hostError.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import type { Approver } from '../../src/host/types.js';
+import type { CompletionModel } from '../../src/models/modelSource.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/models/scripted.js';
 import {
   complete,
   createHostileServer,
   inputRequired,
+  rpcError,
   SCENARIOS,
   SERVER_NAME,
   type Scenario,
@@ -156,6 +161,190 @@ describe('the honest path', () => {
       model: 'mcp-model-input/scripted',
     });
     expect(outcome.usage.tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('configuration never leaves a policy off by accident', () => {
+  it('a limit passed as undefined keeps its default: a greedy request is still refused', async () => {
+    const { error, model } = await stopped(SCENARIOS.greedy, {
+      limits: { maxTokens: undefined },
+      budgets: { tokensPerRound: Number.POSITIVE_INFINITY, tokensPerCall: Number.POSITIVE_INFINITY },
+    });
+    expect(error.code).toBe('request_invalid');
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it.each([
+    ['a NaN limit', { limits: { maxTokens: Number.NaN } }, /maxTokens must be a number > 0/],
+    ['a negative budget', { budgets: { tokensPerCall: -1 } }, /tokensPerCall must be a number > 0/],
+    ['a misspelt limit', { limits: { maxToken: 100 } as HostOptions['limits'] }, /unknown limit 'maxToken'/],
+    ['a NaN round cap', { maxRounds: Number.NaN }, /maxRounds must be a whole number/],
+    ['an infinite round cap', { maxRounds: Number.POSITIVE_INFINITY }, /maxRounds must be a whole number/],
+  ])('%s is refused when the host is created', (_name, options, message) => {
+    expect(() => hostWith(createScriptedModel({}), options)).toThrow(message);
+  });
+});
+
+describe('every refusal leaves an audit line', () => {
+  async function auditedStop(scenario: Scenario, answer: string, options: Partial<HostOptions> = {}) {
+    const stream = new PassThrough();
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const audit = await createAuditLog({ stream });
+    const server = createHostileServer(scenario);
+    const model = createScriptedModel({ pick_files: answer });
+    const connection = await hostWith(model, { audit, ...options }).connect({
+      kind: 'http',
+      url: server.url,
+      fetch: server.fetch,
+    });
+    const error = await connection.callTool('summarize_repo', {}).then(
+      () => undefined,
+      (caught: unknown) => caught as HostError,
+    );
+    await connection.close();
+    await audit.close();
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { error, decisions: lines.map((line) => [line['round'], line['key'], line['decision'], line['reason']]) };
+  }
+
+  it('an oversized model answer: refused, with the model, after the approval', async () => {
+    const { error, decisions } = await auditedStop(SCENARIOS.honest, 'x'.repeat(200_000));
+    expect(error?.code).toBe('response_invalid');
+    expect(decisions).toEqual([
+      [1, 'pick_files', 'approved', undefined],
+      [1, 'pick_files', 'refused', 'response_invalid'],
+    ]);
+  });
+
+  it('the round past the cap', async () => {
+    const { error, decisions } = await auditedStop(SCENARIOS.loopBomb, 'a', { maxRounds: 1 });
+    expect(error?.code).toBe('rounds_exceeded');
+    expect(decisions.at(-1)).toEqual([2, 'pick_files', 'refused', 'rounds_exceeded']);
+  });
+
+  it('a round whose requestState is too large', async () => {
+    const { error, decisions } = await auditedStop(SCENARIOS.hugeState, 'a');
+    expect(error?.code).toBe('state_too_large');
+    expect(decisions).toEqual([[1, 'pick_files', 'refused', 'state_too_large']]);
+  });
+});
+
+describe('a failed model call in a round', () => {
+  it("aborts the round's other model calls (no spend past the refusal)", async () => {
+    const ask = (text: string) => ({
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 10 },
+    });
+    const server = createHostileServer(() => inputRequired({ fails: ask('a'), waits: ask('b') }, 's'));
+    let waitedAborted = false;
+    const model: CompletionModel = {
+      name: 'two-speed',
+      complete: (request) => {
+        if (request.key === 'fails') return Promise.reject(new Error('provider down'));
+        return new Promise((_resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('never aborted')), 5_000);
+          request.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            waitedAborted = true;
+            reject(new Error('aborted'));
+          });
+        });
+      },
+    };
+    const connection = await createHost({
+      models: [{ id: 'two-speed', model, ...TIER_ATTRIBUTES.balanced }],
+      approver: APPROVE,
+      rateLimiter: createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 }),
+    }).connect({ kind: 'http', url: server.url, fetch: server.fetch });
+    const error = await connection.callTool('summarize_repo', {}).then(
+      () => undefined,
+      (caught: unknown) => caught as HostError,
+    );
+    await connection.close();
+    expect(error?.code).toBe('model_failed');
+    expect(error?.detail.key).toBe('fails');
+    expect(waitedAborted).toBe(true);
+    expect(server.calls).toHaveLength(1);
+  });
+});
+
+describe('weird JSON from the server', () => {
+  it('answers an input keyed "__proto__" under that key, not as a prototype lost on the wire', async () => {
+    const request =
+      '{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10}}';
+    const scenario: Scenario = (call) =>
+      call === 1
+        ? inputRequired(JSON.parse(`{"__proto__":${request}}`) as Record<string, unknown>, 's1')
+        : complete('ok');
+    const server = createHostileServer(scenario);
+    const model = createScriptedModel({ ['__proto__']: 'answer' });
+    const connection = await hostWith(model).connect({ kind: 'http', url: server.url, fetch: server.fetch });
+    const outcome = await connection.callTool('summarize_repo', {});
+    await connection.close();
+    expect(outcome.rounds).toBe(1);
+    expect(model.calls.map((call) => call.key)).toEqual(['__proto__']);
+    const responses = server.calls[1]?.inputResponses ?? {};
+    expect(Object.keys(responses)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(responses, '__proto__')?.value).toMatchObject({
+      content: { type: 'text', text: 'answer' },
+    });
+  });
+
+  it('keeps a "__proto__" key in the last result of a round-cap stop', async () => {
+    const request =
+      '{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10}}';
+    const scenario: Scenario = (call) =>
+      inputRequired(JSON.parse(`{"__proto__":${request}}`) as Record<string, unknown>, `s${call}`);
+    const server = createHostileServer(scenario);
+    const model = createScriptedModel({ ['__proto__']: 'answer' });
+    const connection = await hostWith(model, { maxRounds: 1 }).connect({
+      kind: 'http',
+      url: server.url,
+      fetch: server.fetch,
+    });
+    const error = await connection.callTool('summarize_repo', {}).then(
+      () => undefined,
+      (caught: unknown) => caught as HostError,
+    );
+    await connection.close();
+    expect(error?.code).toBe('rounds_exceeded');
+    expect(JSON.stringify(error?.detail.lastResult)).toContain('"__proto__":{"method":"sampling/createMessage"}');
+  });
+});
+
+describe('server text in host errors', () => {
+  it('a JSON-RPC error message is kept without terminal controls, bounded', async () => {
+    const server = createHostileServer(() => rpcError(-32000, `boom \x1b]0;PWNED\x07\x1b[2J ${'x'.repeat(50_000)}`));
+    const connection = await hostWith(createScriptedModel({})).connect({
+      kind: 'http',
+      url: server.url,
+      fetch: server.fetch,
+    });
+    const error = await connection.callTool('summarize_repo', {}).then(
+      () => undefined,
+      (caught: unknown) => caught as HostError,
+    );
+    await connection.close();
+    expect(error?.code).toBe('protocol_error');
+    expect(error?.detail.rpcCode).toBe(-32000);
+    expect(error?.message).toContain('boom');
+    expect(error?.message).not.toContain('\x1b');
+    expect(error?.message).not.toContain('\x07');
+    expect(error?.message.length).toBeLessThan(1000);
+  });
+
+  it('an input key in a refusal is quoted without terminal controls, bounded', async () => {
+    const key = `k\x1b[2J\u202e${'y'.repeat(10_000)}`;
+    const { error } = await stopped(() => inputRequired({ [key]: { method: 'tools/call', params: {} } }, 's'));
+    expect(error.code).toBe('request_unsupported');
+    expect(error.detail.key).toBe(key);
+    expect(error.message).not.toContain('\x1b');
+    expect(error.message).not.toContain('\u202e');
+    expect(error.message.length).toBeLessThan(300);
   });
 });
 

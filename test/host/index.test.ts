@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import type * as HostModule from '../../src/host/index.js';
 import { createTestFront } from '../helpers/servers.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 
@@ -11,7 +12,7 @@ describe('mcp-model-input/host', () => {
   it('resolves through the package exports and runs a call from public names only', async () => {
     // A variable specifier: the typecheck runs before dist/ exists; the test runs after it is built.
     const specifier = 'mcp-model-input/host';
-    const host = (await import(specifier)) as typeof import('../../src/host/index.js');
+    const host = (await import(specifier)) as typeof HostModule;
     expect('default' in host).toBe(false);
     const repo = await makeSampleRepo();
     const front = createTestFront({ root: repo.root });

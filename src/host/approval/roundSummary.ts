@@ -25,14 +25,35 @@ export const SUMMARY_LIMITS = {
 
 type Block = Exclude<SamplingMessage['content'], unknown[]> | Record<string, unknown>;
 
+/**
+ * What the model will read in one block, as text: tool uses with their input, and tool results with
+ * the text they carry (the model reads it as much as a text block's), so nothing readable is hidden
+ * behind a bare label.
+ */
 function blockText(block: Block): string {
-  const { type } = block as { type?: unknown };
-  if (type === 'text') return String((block as { text?: unknown }).text ?? '');
-  if (type === 'tool_use') return `[tool_use ${String((block as { name?: unknown }).name ?? '')}]`;
-  if (type === 'image' || type === 'audio') {
-    const mime = String((block as { mimeType?: unknown }).mimeType ?? '');
-    return `[${type} ${mime}]`;
+  const fields = block as {
+    type?: unknown;
+    text?: unknown;
+    name?: unknown;
+    input?: unknown;
+    content?: unknown;
+    mimeType?: unknown;
+    uri?: unknown;
+    resource?: { uri?: unknown; text?: unknown };
+  };
+  const { type } = fields;
+  if (type === 'text') return String(fields.text ?? '');
+  if (type === 'tool_use') return `[tool_use ${String(fields.name ?? '')}] ${JSON.stringify(fields.input ?? {})}`;
+  if (type === 'tool_result') {
+    const inner = Array.isArray(fields.content) ? (fields.content as Block[]) : [];
+    return ['[tool_result]', ...inner.map(blockText)].join(' ');
   }
+  if (type === 'resource') {
+    const text = typeof fields.resource?.text === 'string' ? ` ${fields.resource.text}` : '';
+    return `[resource ${String(fields.resource?.uri ?? '')}]${text}`;
+  }
+  if (type === 'resource_link') return `[resource_link ${String(fields.uri ?? '')}]`;
+  if (type === 'image' || type === 'audio') return `[${type} ${String(fields.mimeType ?? '')}]`;
   return `[${typeof type === 'string' ? type : 'content'}]`;
 }
 

@@ -12,7 +12,11 @@ import { terminalSafe } from '../terminalText.js';
 import type { ApprovalDecision, ApprovalRound, Approver } from '../types.js';
 
 export interface ApprovalRule {
-  /** Matches the server's (unverified) name or its key exactly; `*` or absent: any server. */
+  /**
+   * The server: its key (`ServerIdentity.key`: the URL, or `stdio:` + the command line) exactly; a
+   * `deny` rule also matches the server's (unverified) name. An `allow` rule never matches a name:
+   * any server can call itself anything. `*` or absent: any server.
+   */
   server?: string;
   /** The tool being called; `*` or absent: any tool. */
   tool?: string;
@@ -99,18 +103,37 @@ function matches(pattern: string | undefined, ...values: string[]): boolean {
   return pattern === undefined || pattern === '*' || values.includes(pattern);
 }
 
+/**
+ * Whether `rule` names this server: by its key, or — for a deny rule only — by its self-declared
+ * name. The name is the server's own claim (`serverInfo`), so it may take model access away, never grant it.
+ */
+function matchesServer(rule: ApprovalRule, server: ApprovalRound['server']): boolean {
+  return rule.decision === 'deny' ? matches(rule.server, server.name, server.key) : matches(rule.server, server.key);
+}
+
+/** Why no rule matched: says so when an allow rule names the server only by its (unverified) name. */
+function noMatchReason(rules: readonly ApprovalRule[], round: ApprovalRound, key: string, inputKey: string): string {
+  const byName = rules.findIndex(
+    (rule) =>
+      rule.decision === 'allow' &&
+      rule.server === round.server.name &&
+      matches(rule.tool, round.tool) &&
+      matches(rule.key, inputKey),
+  );
+  if (byName < 0) return `input ${key}: no matching rule`;
+  const serverKey = terminalSafe(round.server.key, 200);
+  return `input ${key}: no matching rule (rule ${byName + 1} allows the server by its unverified name; allow rules match its key, ${serverKey})`;
+}
+
 /** The decision for one round: approve only if every sampling request in it is allowed. */
 export function decideByRules(rules: readonly ApprovalRule[], round: ApprovalRound): ApprovalDecision {
   for (const request of round.requests) {
     const key = `'${terminalSafe(request.key, 80)}'`;
     const index = rules.findIndex(
-      (rule) =>
-        matches(rule.server, round.server.name, round.server.key) &&
-        matches(rule.tool, round.tool) &&
-        matches(rule.key, request.key),
+      (rule) => matchesServer(rule, round.server) && matches(rule.tool, round.tool) && matches(rule.key, request.key),
     );
     const rule = rules[index];
-    if (rule === undefined) return { kind: 'deny', reason: `input ${key}: no matching rule` };
+    if (rule === undefined) return { kind: 'deny', reason: noMatchReason(rules, round, key, request.key) };
     if (rule.decision === 'deny') return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}` };
     if (rule.maxTokens !== undefined && request.params.maxTokens > rule.maxTokens) {
       return {

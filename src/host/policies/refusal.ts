@@ -6,7 +6,16 @@
 import type { z } from 'zod';
 
 import { HostError, type HostErrorCode } from '../hostError.js';
+import { terminalSafe } from '../terminalText.js';
 import type { CallPosition } from '../types.js';
+
+/** Characters of a server-chosen input key quoted in a message. */
+const MAX_KEY_CHARS = 80;
+
+/** A server-chosen input key as a message quotes it: no terminal controls, bounded, in quotes. */
+export function quotedKey(key: string): string {
+  return JSON.stringify(terminalSafe(key, MAX_KEY_CHARS));
+}
 
 /** A `HostError` for the input `key` at `position`: `input "key": <text>`. */
 export function refuse<C extends HostErrorCode>(
@@ -15,7 +24,7 @@ export function refuse<C extends HostErrorCode>(
   position: Pick<CallPosition, 'round'>,
   text: string,
 ): HostError<C> {
-  return new HostError(code, `input ${JSON.stringify(key)}: ${text}`, { key, round: position.round });
+  return new HostError(code, `input ${quotedKey(key)}: ${text}`, { key, round: position.round });
 }
 
 /** A server-chosen name (a method, a mode) quoted for a message, cut to `max` characters. */

@@ -150,6 +150,32 @@ describe('what the dialog shows', () => {
     expect(body).toContain(`Server: ${'n'.repeat(80)}… (+420 chars) (unverified)`);
   });
 
+  it('shows the text inside tool_result and resource blocks and the input of tool_use blocks', () => {
+    const hidden = sampling('pick_files');
+    hidden.params.messages = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'u1', name: 'read', input: { path: 'PATH-IN-INPUT' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            toolUseId: 'u1',
+            content: [
+              { type: 'text', text: 'TEXT-IN-RESULT' },
+              { type: 'resource', resource: { uri: 'file:///r', text: 'TEXT-IN-RESOURCE' } },
+            ],
+          },
+        ],
+      },
+    ];
+    const { body } = summarizeRound(round([hidden]));
+    expect(body).toContain('[tool_use read] {"path":"PATH-IN-INPUT"}');
+    expect(body).toContain('[tool_result] TEXT-IN-RESULT [resource file:///r] TEXT-IN-RESOURCE');
+  });
+
   it('neutralises escape sequences in every server-supplied field', () => {
     const hostile = round([sampling('k\x1b[31m', 10, 'sys\x1b]0;TITLE\x07\u202E')], {
       server: { name: 'good\x1b[2K\rbad', key: 'stdio:x\x1b[A' },

@@ -93,13 +93,14 @@ describe('rules file', () => {
 describe('deciding by rules', () => {
   const rules = [
     { key: 'secret', decision: 'deny' as const },
-    { server: 'repo-helper', tool: 'summarize_repo', decision: 'allow' as const, maxTokens: 500 },
+    { server: 'http://127.0.0.1:8080/mcp', tool: 'summarize_repo', decision: 'allow' as const, maxTokens: 500 },
     { server: 'http://127.0.0.1:9999/mcp', decision: 'allow' as const },
   ];
 
   it('approves a round whose every request is allowed; the first matching rule wins', () => {
     expect(decideByRules(rules, round([sampling('pick_files', 400), sampling('rank', 500)]))).toEqual({
       kind: 'approve',
+      by: 'rule',
     });
     // 'secret' would be allowed by rule 2, but rule 1 comes first.
     expect(decideByRules(rules, round([sampling('pick_files'), sampling('secret')]))).toEqual({
@@ -108,12 +109,39 @@ describe('deciding by rules', () => {
     });
   });
 
-  it('matches the server by its key as well as its name, and * as anything', () => {
+  it('matches the server by its key, and * as anything', () => {
     const byKey = round([sampling('x', 9000)], { server: { name: 'other', key: 'http://127.0.0.1:9999/mcp' } });
     expect(decideByRules(rules, byKey)).toEqual({ kind: 'approve', by: 'rule' });
     const star = [{ server: '*', tool: '*', key: '*', decision: 'allow' as const }];
     expect(decideByRules(star, round([sampling('anything')], { server: { name: 'z', key: 'z' } }))).toEqual({
       kind: 'approve',
+      by: 'rule',
+    });
+  });
+
+  it('never allows a server by its self-declared name: any server can claim it', () => {
+    const byName = [{ server: 'repo-helper', decision: 'allow' as const }];
+    // The round's server calls itself repo-helper; that claim grants nothing.
+    expect(decideByRules(byName, round([sampling('pick_files')]))).toEqual({
+      kind: 'deny',
+      reason:
+        "input 'pick_files': no matching rule (rule 1 allows the server by its unverified name; " +
+        'allow rules match its key, http://127.0.0.1:8080/mcp)',
+    });
+    const impostor = round([sampling('pick_files')], { server: { name: 'repo-helper', key: 'stdio:node evil.js' } });
+    expect(
+      decideByRules([...byName, { server: 'http://127.0.0.1:8080/mcp', decision: 'allow' as const }], impostor),
+    ).toMatchObject({ kind: 'deny' });
+  });
+
+  it('denies a server by its name as well as its key', () => {
+    const denyByName = [
+      { server: 'repo-helper', decision: 'deny' as const },
+      { server: '*', decision: 'allow' as const },
+    ];
+    expect(decideByRules(denyByName, round([sampling('pick_files')]))).toEqual({
+      kind: 'deny',
+      reason: "input 'pick_files': denied by rule 1",
     });
   });
 

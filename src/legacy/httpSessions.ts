@@ -1,0 +1,190 @@
+/**
+ * The HTTP leg of the legacy (2025-11-25) adapter: sessionful Streamable HTTP for clients that open
+ * with `initialize`. The SDK's stateless legacy fallback answers each POST on a fresh instance, so it
+ * cannot carry the live `sampling/createMessage` requests the legacy shim sends; here each session
+ * keeps one server instance (from the same factory) on one SDK `WebStandardStreamableHTTPServerTransport`,
+ * and the sampling request travels on the SSE stream of the `tools/call` POST that needs it.
+ *
+ * The front decides what reaches this leg (an `initialize`, or anything carrying `Mcp-Session-Id`
+ * without a 2026-07-28 envelope) after its Host/Origin, bearer and body checks. Sessions are bounded
+ * by the store: at most `maxSessions`, closed after `sessionIdleSeconds` without traffic or on DELETE;
+ * an unknown session gets 404. There is no standalone GET stream: GET gets 405, as the spec allows.
+ */
+import { randomUUID } from 'node:crypto';
+
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+
+import type { Logger } from '../logger.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, type LegacyHttpOptions } from './options.js';
+import { createSessionStore, type SessionStore } from './sessionStore.js';
+
+/** The longest pause between two idle sweeps. */
+const MAX_SWEEP_INTERVAL_MS = 60_000;
+
+export interface LegacyHttpLegOptions extends LegacyHttpOptions {
+  factory: McpServerFactory;
+  logger: Logger;
+  /** The front's body cap, passed on to the session transports. */
+  maxBodyBytes: number;
+}
+
+/** Who is asking and with what: the front has read, capped and parsed the body already. */
+export interface LegacyHttpRequest {
+  request: Request;
+  /** The parsed JSON body (POST only). */
+  body?: unknown;
+  authInfo?: AuthInfo;
+  /** The principal the session belongs to (`anonymous` without tokens). */
+  owner: string;
+}
+
+export interface LegacyHttpLeg {
+  /** An `initialize` POST: opens a session (503 when the store is full). */
+  open(input: LegacyHttpRequest): Promise<Response>;
+  /** Any request carrying this session id: POST, DELETE (ends it) or GET (405). */
+  serve(sessionId: string, input: LegacyHttpRequest): Promise<Response>;
+  /** Closes idle sessions now (also done on a timer); resolves with how many. */
+  sweep(): Promise<number>;
+  /** How many sessions are open. */
+  readonly sessions: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(status: number, code: number, message: string, id: unknown = null): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
+}
+
+function requestId(body: unknown): string | number | undefined {
+  const { id, method } = (body ?? {}) as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+}
+
+/** Calls `done` when the response has been delivered: at once for JSON, at the end of an SSE stream. */
+function whenDelivered(response: Response, done: () => void): Response {
+  if (response.body === null || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    done();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          done();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => {
+      done();
+      return reader.cancel(reason).catch(() => {});
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLeg {
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
+  const store: SessionStore<Session> = createSessionStore<Session>({
+    maxSessions,
+    idleMs,
+    ...(options.now !== undefined && { now: options.now }),
+  });
+  const sweeper = setInterval(() => void store.sweep(), Math.min(idleMs, MAX_SWEEP_INTERVAL_MS));
+  sweeper.unref();
+
+  const full = (id: unknown): Response => {
+    options.logger.warn(`http: refused a 2025-11-25 session: ${maxSessions} sessions are open`);
+    const response = jsonRpcError(
+      503,
+      -32000,
+      `Too many sessions: this server holds at most ${maxSessions} 2025-11-25 sessions; retry later, and end sessions with DELETE`,
+      id,
+    );
+    response.headers.set('retry-after', String(Math.ceil(Math.min(idleMs, MAX_SWEEP_INTERVAL_MS) / 1000)));
+    return response;
+  };
+
+  async function deliver(id: string, session: Session, input: LegacyHttpRequest): Promise<Response> {
+    const release = requestId(input.body) === undefined ? () => {} : store.hold(id);
+    try {
+      const response = await session.transport.handleRequest(input.request, {
+        ...(input.body !== undefined && { parsedBody: input.body }),
+        ...(input.authInfo !== undefined && { authInfo: input.authInfo }),
+      });
+      return whenDelivered(response, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  return {
+    async open(input) {
+      if (!(await store.hasRoom())) return full(requestId(input.body) ?? null);
+      const id = randomUUID();
+      const product = await options.factory({
+        era: 'legacy',
+        ...(input.authInfo !== undefined && { authInfo: input.authInfo }),
+        requestInfo: input.request,
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
+        maxRequestBodySize: options.maxBodyBytes,
+      });
+      const session: Session = {
+        transport,
+        close: async () => {
+          await transport.close().catch(() => {});
+          await product.close().catch(() => {});
+        },
+      };
+      await product.connect(transport);
+      // Checked again: other sessions may have opened while the factory ran.
+      if (!store.add(id, input.owner, session)) {
+        await session.close();
+        return full(requestId(input.body) ?? null);
+      }
+      const response = await deliver(id, session, input);
+      if (response.status !== 200) await store.close(id);
+      return response;
+    },
+
+    async serve(sessionId, input) {
+      const session = store.get(sessionId, input.owner);
+      if (session === undefined) return jsonRpcError(404, -32001, 'Session not found', requestId(input.body) ?? null);
+      const method = input.request.method.toUpperCase();
+      if (method === 'GET') {
+        const response = jsonRpcError(405, -32000, 'Method not allowed: this server opens no standalone SSE stream');
+        response.headers.set('allow', 'POST, DELETE');
+        return response;
+      }
+      const response = await deliver(sessionId, session, input);
+      if (method === 'DELETE' && response.status === 200) await store.close(sessionId);
+      return response;
+    },
+
+    sweep: () => store.sweep(),
+    get sessions() {
+      return store.size;
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      await store.closeAll();
+    },
+  };
+}

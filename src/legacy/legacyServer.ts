@@ -1,0 +1,196 @@
+/**
+ * The SDK's low-level `Server`, plus what the legacy adapter needs on a 2025-11-25 connection. On a
+ * 2026-07-28 request everything here is inert.
+ *
+ * The SDK's legacy shim serves write-once handlers to 2025-era sessions: when `tools/call` answers
+ * `input_required`, it sends each embedded request as a live server-to-client request and re-enters
+ * the handler with the answers. This class adds, per `tools/call`:
+ * - a ledger of the live `sampling/createMessage` requests sent (the per-call sample limit);
+ * - a client refusal (error -1) turned into a re-entry that knows the host's model is gone, so the
+ *   flow can end with an `isError` result naming the refusal, or continue on a server-owned model;
+ * - the `initialize`-declared capabilities as the request's own (a legacy request has no `_meta`).
+ */
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CreateMessageRequest,
+  type CreateMessageRequestParamsBase,
+  type CreateMessageRequestParamsWithTools,
+  type CreateMessageResult,
+  type CreateMessageResultWithTools,
+  type Implementation,
+  type InputRequiredResult,
+  type JSONRPCRequest,
+  type RequestId,
+  type RequestOptions,
+  type Result,
+  type ServerContext,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
+
+import { printable } from '../models/untrusted.js';
+import { DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
+
+/** JSON-RPC error code of a sampling request the user rejected (revision 2025-11-25). */
+export const SAMPLING_REJECTED_CODE = -1;
+const REFUSAL_DETAIL_CHARS = 200;
+
+/** What one legacy tools/call has asked of the client so far. */
+interface LegacyCall {
+  /** Live sampling requests sent. */
+  samples: number;
+  /** The sampling keys of the round in flight. */
+  asking: string[];
+  /** Set once the client refuses a sampling request: the host's model is not asked again in this call. */
+  refusal?: string;
+}
+
+/** How a legacy request looks to a tool (see `toolContextOf`). */
+export interface LegacyToolView {
+  /** Declared at `initialize`; without `sampling` once the client refused a sampling request. */
+  clientCapabilities: ClientCapabilities;
+  inputResponses: Record<string, unknown> | undefined;
+  /** Why the client's model cannot serve this call, if it cannot. */
+  hostUnavailable?: string;
+}
+
+type ToolCallOutcome = CallToolResult | InputRequiredResult;
+
+// The shim re-enters the handler only after every leg of a round succeeded; a refused leg resolves
+// to this placeholder, which the re-entered handler never sees (the call's `refusal` drops it).
+const REFUSED: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: '' }, model: 'refused' };
+
+function samplingKeys(result: InputRequiredResult): string[] {
+  return Object.entries(result.inputRequests ?? {})
+    .filter(([, request]) => request.method === 'sampling/createMessage')
+    .map(([key]) => key);
+}
+
+export class LegacyAwareServer extends Server {
+  readonly #calls = new Map<RequestId, LegacyCall>();
+  readonly #maxSamples: number;
+
+  constructor(identity: Implementation, options: ServerOptions, legacy: LegacyServerOptions = {}) {
+    const maxSamples = legacy.maxSamplesPerCall ?? DEFAULT_MAX_SAMPLES_PER_CALL;
+    // The shim's own cap counts rounds; one round may carry several samples, so samples are counted
+    // here too. Both use the same number: a round without a sample is still bounded by the shim.
+    super(identity, { ...options, inputRequired: { ...options.inputRequired, maxRounds: maxSamples } });
+    this.#maxSamples = maxSamples;
+    const negotiated = legacy.onSamplingNegotiated;
+    if (negotiated !== undefined) {
+      this.oninitialized = () => {
+        if (this.getClientCapabilities()?.sampling !== undefined) negotiated();
+      };
+    }
+  }
+
+  /** True once a 2025-era `initialize` bound this instance (never for a 2026-07-28 request). */
+  servesLegacyEra(): boolean {
+    // The SDK keeps the era as the negotiated version; there is no public accessor for it.
+    const version = this._negotiatedProtocolVersion;
+    return version !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+  }
+
+  /**
+   * Runs one entry of a `tools/call` handler (the first, or a shim re-entry): `run` gets the legacy
+   * view of the request (undefined on 2026-07-28), and an `input_required` answer that would exceed
+   * the per-call sample limit becomes an `isError` result instead of another live request.
+   */
+  async serveToolCall(
+    ctx: ServerContext,
+    tool: string,
+    run: (legacy: LegacyToolView | undefined) => Promise<ToolCallOutcome>,
+  ): Promise<ToolCallOutcome> {
+    const call = this.servesLegacyEra() ? this.#calls.get(ctx.mcpReq.id) : undefined;
+    if (call === undefined) return run(undefined);
+    const result = await run(this.#viewOf(ctx, call));
+    if (!isInputRequiredResult(result)) return result;
+    const asking = samplingKeys(result);
+    if (call.samples + asking.length > this.#maxSamples) {
+      return {
+        content: [
+          {
+            type: 'text',
+            text:
+              `${tool} stopped: it needs another sampling request, and this server allows ${this.#maxSamples} ` +
+              `per tool call (${call.samples} sent). Call the tool again, or ask the operator to raise the limit.`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    call.asking = asking;
+    return result;
+  }
+
+  #viewOf(ctx: ServerContext, call: LegacyCall): LegacyToolView {
+    const declared = this.getClientCapabilities() ?? {};
+    if (call.refusal !== undefined) {
+      const { sampling: _refused, ...others } = declared;
+      return { clientCapabilities: others, inputResponses: undefined, hostUnavailable: call.refusal };
+    }
+    return {
+      clientCapabilities: declared,
+      inputResponses: ctx.mcpReq.inputResponses,
+      ...(declared.sampling === undefined && {
+        hostUnavailable: 'the client did not declare the sampling capability at initialize',
+      }),
+    };
+  }
+
+  // Around the SDK's own wrapper (and so around the shim's whole loop): the call's ledger lives
+  // exactly as long as the legacy tools/call request.
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      if (!this.servesLegacyEra() || this.#calls.has(request.id)) return wrapped(request, ctx);
+      this.#calls.set(request.id, { samples: 0, asking: [] });
+      try {
+        return await wrapped(request, ctx);
+      } finally {
+        this.#calls.delete(request.id);
+      }
+    };
+  }
+
+  // The shim sends every sampling leg through this method (tied to its tools/call by
+  // `relatedRequestId`): legs are counted here, and a refusal (-1) is recorded instead of failing the round.
+  override createMessage(
+    params: CreateMessageRequestParamsBase,
+    options?: RequestOptions,
+  ): Promise<CreateMessageResult>;
+  override createMessage(
+    params: CreateMessageRequestParamsWithTools,
+    options?: RequestOptions,
+  ): Promise<CreateMessageResultWithTools>;
+  override createMessage(
+    params: CreateMessageRequest['params'],
+    options?: RequestOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  override async createMessage(
+    params: CreateMessageRequest['params'],
+    options?: RequestOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+    const related = options?.relatedRequestId;
+    const call = related === undefined ? undefined : this.#calls.get(related);
+    if (call === undefined) return super.createMessage(params, options);
+    call.samples += 1;
+    try {
+      return await super.createMessage(params, options);
+    } catch (error) {
+      if (!(error instanceof ProtocolError) || error.code !== SAMPLING_REJECTED_CODE) throw error;
+      const keys = call.asking.map((key) => `'${key}'`).join(', ') || 'model input';
+      const detail = printable(error.message.replace(/^MCP error -?\d+:\s*/, '')).slice(0, REFUSAL_DETAIL_CHARS);
+      call.refusal = `the client refused the sampling request for ${keys} (error -1: ${detail})`;
+      return REFUSED;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The legacy (2025-11-25) adapter's knobs and their defaults. The adapter serves clients that open
+ * with `initialize`: a pinned stdio connection, or a bounded HTTP session. Sampling reaches them as
+ * live `sampling/createMessage` requests sent by the SDK's legacy shim; the flow is the same.
+ */
+export const DEFAULT_MAX_SAMPLES_PER_CALL = 5;
+export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
+
+/** What the server side of the adapter needs (one per server factory). */
+export interface LegacyServerOptions {
+  /** Live `sampling/createMessage` requests one tool call may send; past it the call ends with `isError`. */
+  maxSamplesPerCall?: number;
+  /** Called when a 2025-11-25 client declares `sampling` at `initialize`. */
+  onSamplingNegotiated?: () => void;
+}
+
+/** The HTTP session bounds. Sessions exist only for 2025-11-25 clients. */
+export interface LegacyHttpOptions {
+  /** Sessions held at once; an `initialize` beyond it gets 503 (after idle sessions are reclaimed). */
+  maxSessions?: number;
+  /** A session with no request in flight and no traffic for this long is closed (404 afterwards). */
+  sessionIdleSeconds?: number;
+  /** The store's clock, in milliseconds; injected in tests. */
+  now?: () => number;
+}

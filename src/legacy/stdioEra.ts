@@ -1,0 +1,66 @@
+/**
+ * Which era a stdio connection serves, as the envelope gate in front of the SDK's `serveStdio` sees
+ * it. The SDK pins a connection to one era at its opening (`initialize`: 2025-11-25; an enveloped
+ * request other than `server/discover`: 2026-07-28). The gate must check the 2026-07-28 envelope of
+ * every request on a modern connection and stand aside on a legacy one, so it follows the same rules:
+ *
+ * - `initialize` without an envelope claim passes; the connection is legacy once the SDK answers it
+ *   with a result (seen on the way out), so a refused handshake changes nothing;
+ * - any other request is gated; the first one that passes (other than `server/discover`) makes it modern;
+ * - a notification without an envelope claim is dropped while the era is open: the SDK would pin the
+ *   connection legacy on it, behind the gate's back (the SDK drops it too when legacy is refused).
+ */
+import { hasEnvelopeClaim } from '../server/envelope.js';
+
+export type StdioEra = 'opening' | 'modern' | 'legacy';
+
+/** What the gate does with one inbound message. */
+export type InboundVerdict = 'gate' | 'pass' | 'drop';
+
+export interface StdioEraTracker {
+  readonly era: StdioEra;
+  /** For an inbound message: check its envelope, pass it untouched, or drop it. */
+  inbound(message: unknown): InboundVerdict;
+  /** A gated request passed the envelope check and goes to the SDK. */
+  admitted(method: string): void;
+  /** An outbound message: the answer to the handshake settles the era. */
+  outbound(message: unknown): void;
+}
+
+interface Fields {
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+  result?: unknown;
+}
+
+export function createStdioEraTracker(): StdioEraTracker {
+  let era: StdioEra = 'opening';
+  let handshake: unknown;
+  return {
+    get era() {
+      return era;
+    },
+    inbound(raw) {
+      const message = (raw ?? {}) as Fields;
+      if (typeof message.method !== 'string' || era === 'legacy') return 'pass';
+      const isRequest = typeof message.id === 'string' || typeof message.id === 'number';
+      const claimed = hasEnvelopeClaim(message.params);
+      if (isRequest && message.method === 'initialize' && !claimed) {
+        handshake = message.id;
+        return 'pass';
+      }
+      if (isRequest) return 'gate';
+      return era === 'opening' && !claimed ? 'drop' : 'pass';
+    },
+    admitted(method) {
+      if (era === 'opening' && method !== 'server/discover') era = 'modern';
+    },
+    outbound(raw) {
+      const message = (raw ?? {}) as Fields;
+      if (handshake === undefined || message.method !== undefined || message.id !== handshake) return;
+      handshake = undefined;
+      if ('result' in message && era === 'opening') era = 'legacy';
+    },
+  };
+}

@@ -1,0 +1,324 @@
+/**
+ * The legacy adapter over HTTP: the 1.x SDK client (2025-11-25) gets a session on the same endpoint
+ * and answers live sampling requests on the SSE stream of its tools/call. Sessions are bounded
+ * (count, idle expiry with an injected clock, DELETE, 404), and a 2026-07-28 client is served
+ * statelessly next to it by the same running server.
+ */
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { SAMPLING_DEPRECATION_WARNING } from '../../src/legacy/deprecation.js';
+import type { LegacyHttpOptions } from '../../src/legacy/options.js';
+import { createBuiltinModel } from '../../src/models/builtin.js';
+import { parseModelSpec } from '../../src/models/sources.js';
+import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { createEphemeralKeyRing } from '../../src/state/index.js';
+import { createHttpFront, type HttpFront } from '../../src/transports/http.js';
+import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { startHttpServer } from '../helpers/processes.js';
+import { mcpRequest, meta } from '../helpers/rawChannel.js';
+import { capturingLogger } from '../helpers/servers.js';
+import { HOST_MODEL, HOST_SUMMARY, legacyPeer, texts, type SamplingMode } from './legacyPeer.js';
+
+const URL_ = 'http://localhost/mcp';
+let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+interface FrontSetup {
+  model?: string;
+  maxSamplesPerCall?: number;
+  legacy?: LegacyHttpOptions | false;
+  tokens?: Map<string, string>;
+}
+
+function legacyFront(setup: FrontSetup = {}) {
+  const logger = capturingLogger();
+  const factory = createModelInputServerFactory({
+    root: repo.root,
+    models: parseModelSpec(setup.model ?? 'host'),
+    keyRing: createEphemeralKeyRing(),
+    logger,
+    defaultPrincipal: 'anonymous',
+    ...(setup.maxSamplesPerCall !== undefined && { maxSamplesPerCall: setup.maxSamplesPerCall }),
+  });
+  const front = createHttpFront({
+    factory,
+    logger,
+    allowedHosts: ['localhost'],
+    allowedOrigins: ['http://localhost'],
+    ...(setup.legacy !== undefined && { legacy: setup.legacy }),
+    ...(setup.tokens !== undefined && { tokens: setup.tokens }),
+  });
+  return { front, logger };
+}
+
+async function connectPeer(front: HttpFront, mode: SamplingMode = 'answer', headers: Record<string, string> = {}) {
+  const peer = legacyPeer(mode);
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    fetch: (url, init) => front.fetch(new Request(url, init)),
+    requestInit: { headers },
+  });
+  await peer.client.connect(transport);
+  return { ...peer, transport };
+}
+
+/** A hand-written 2025-11-25 POST (or another method) to the in-process front. */
+function legacyRequest(message: unknown, sessionId?: string, method = 'POST', headers: Record<string, string> = {}) {
+  return new Request(URL_, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId !== undefined && { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }),
+      ...headers,
+    },
+    ...(method === 'POST' && { body: JSON.stringify(message) }),
+  });
+}
+
+const initialize = (id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-legacy', version: '0' } },
+});
+const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+
+/** The JSON-RPC message of a JSON or SSE response. */
+async function messageOf(response: Response): Promise<Record<string, any> | undefined> {
+  const text = await response.text();
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    return text.length > 0 ? (JSON.parse(text) as Record<string, any>) : undefined;
+  }
+  const data = text.split('\n').find((line) => line.startsWith('data: ') && line.length > 6);
+  return data === undefined ? undefined : (JSON.parse(data.slice(6)) as Record<string, any>);
+}
+
+async function openSession(front: HttpFront, headers: Record<string, string> = {}): Promise<Response> {
+  return front.fetch(legacyRequest(initialize(), undefined, 'POST', headers));
+}
+
+describe('a 2025-11-25 client over HTTP', () => {
+  it('gets a session, runs summarize_repo with live sampling, and DELETE ends the session', async () => {
+    const { front, logger } = legacyFront();
+    const peer = await connectPeer(front);
+    expect(peer.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(front.legacySessions?.count).toBe(1);
+
+    const result = await peer.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(texts(result)).toEqual([HOST_SUMMARY]);
+    expect((result.structuredContent as { model: string }).model).toBe(HOST_MODEL);
+    expect(peer.samples.map((sample) => sample['includeContext'])).toEqual(['none', 'none']);
+    expect(peer.samples[0]?.['modelPreferences']).toEqual({ costPriority: 0.8, intelligencePriority: 0.2 });
+
+    // A second session in the same process: one deprecation warning in all.
+    const second = await connectPeer(front);
+    expect(front.legacySessions?.count).toBe(2);
+    expect(logger.lines.filter((line) => line.includes(SAMPLING_DEPRECATION_WARNING))).toHaveLength(1);
+
+    const ended = peer.transport.sessionId as string;
+    await peer.transport.terminateSession();
+    expect(front.legacySessions?.count).toBe(1);
+    const gone = await front.fetch(legacyRequest(list(9), ended));
+    expect(gone.status).toBe(404);
+    expect((await messageOf(gone))?.['error']).toMatchObject({ code: -32001, message: 'Session not found' });
+    await peer.client.close();
+    await second.client.close();
+    await front.close();
+    expect(front.legacySessions?.count).toBe(0);
+  });
+
+  it('a rejected sampling request is an isError result; so is a call past the sample limit', async () => {
+    const rejecting = legacyFront();
+    const refused = await connectPeer(rejecting.front, 'reject');
+    const result = await refused.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(texts(result).join('\n')).toContain("refused the sampling request for 'pick_files' (error -1");
+    await refused.client.close();
+    await rejecting.front.close();
+
+    const limited = legacyFront({ maxSamplesPerCall: 1 });
+    const peer = await connectPeer(limited.front);
+    const capped = await peer.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(capped.isError).toBe(true);
+    expect(texts(capped).join('\n')).toContain('allows 1 per tool call');
+    expect(peer.samples).toHaveLength(1);
+    await peer.client.close();
+    await limited.front.close();
+  });
+
+  it('a 2026-07-28 request carrying a stray Mcp-Session-Id is still served statelessly', async () => {
+    const { front } = legacyFront();
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } };
+    const response = await front.fetch(mcpRequest(URL_, body, { 'mcp-session-id': 'not-a-session' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect((await messageOf(response))?.['result']?.tools).toHaveLength(1);
+    await front.close();
+  });
+
+  it('legacy: false refuses initialize (-32022) and opens no session', async () => {
+    const { front } = legacyFront({ legacy: false });
+    const response = await openSession(front);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect((await messageOf(response))?.['error']?.code).toBe(-32022);
+    expect(front.legacySessions).toBeUndefined();
+    await front.close();
+  });
+});
+
+describe('legacy HTTP sessions are bounded', () => {
+  it('at most maxSessions; 503 beyond; DELETE frees a place; GET 405; unknown id 404', async () => {
+    const { front } = legacyFront({ legacy: { maxSessions: 2 } });
+    const ids: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await openSession(front);
+      expect(response.status).toBe(200);
+      ids.push(response.headers.get('mcp-session-id') as string);
+      await response.text();
+    }
+    const refused = await openSession(front);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('mcp-session-id')).toBeNull();
+    expect((await messageOf(refused))?.['error']?.message).toContain('at most 2');
+
+    expect((await front.fetch(legacyRequest(undefined, ids[0], 'GET'))).status).toBe(405);
+    expect((await front.fetch(legacyRequest(undefined, 'no-such-session', 'DELETE'))).status).toBe(404);
+    expect((await front.fetch(legacyRequest(undefined, ids[0], 'DELETE'))).status).toBe(200);
+    expect(front.legacySessions?.count).toBe(1);
+    const reopened = await openSession(front);
+    expect(reopened.status).toBe(200);
+    await reopened.text();
+    expect(front.legacySessions?.count).toBe(2);
+    await front.close();
+  });
+
+  it('abandoned sessions expire after the idle timeout: memory does not grow with them', async () => {
+    const clock = { now: 0 };
+    const { front } = legacyFront({ legacy: { maxSessions: 3, sessionIdleSeconds: 60, now: () => clock.now } });
+    const abandoned: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      clock.now += 25_000;
+      const response = await openSession(front);
+      expect(response.status).toBe(200); // room is made by reclaiming idle sessions, never by refusing
+      abandoned.push(response.headers.get('mcp-session-id') as string);
+      await response.text();
+      expect(front.legacySessions?.count).toBeLessThanOrEqual(3);
+    }
+    clock.now += 60_000;
+    expect(await front.legacySessions?.sweep()).toBe(3);
+    expect(front.legacySessions?.count).toBe(0);
+    for (const id of abandoned.slice(-3)) {
+      expect((await front.fetch(legacyRequest(list(2), id))).status).toBe(404);
+    }
+    await front.close();
+  });
+
+  it('a session waiting for a sampling answer is not idle, however long the wait', async () => {
+    const clock = { now: 0 };
+    const { front } = legacyFront({ legacy: { sessionIdleSeconds: 1, now: () => clock.now } });
+    const peer = legacyPeer('answer');
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+    const { CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    peer.client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      peer.samples.push(request.params as Record<string, any>);
+      asked();
+      await answered;
+      const picking = request.params.modelPreferences?.costPriority === 0.8;
+      const text = picking ? '["README.md"]' : HOST_SUMMARY;
+      return { role: 'assistant', content: { type: 'text', text }, model: HOST_MODEL };
+    });
+    await peer.client.connect(
+      new StreamableHTTPClientTransport(new URL(URL_), { fetch: (url, init) => front.fetch(new Request(url, init)) }),
+    );
+    const call = peer.client.callTool({ name: 'summarize_repo', arguments: {} });
+    await askedOnce;
+    clock.now += 3_600_000;
+    expect(await front.legacySessions?.sweep()).toBe(0);
+    answer();
+    const result = await call;
+    expect(texts(result)).toEqual([HOST_SUMMARY]);
+    // Once the client has read the rest of the tools/call stream, the session can go idle again.
+    let swept = 0;
+    for (let turn = 0; turn < 100 && swept === 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.now += 3_600_000;
+      swept = (await front.legacySessions?.sweep()) ?? 0;
+    }
+    expect(swept).toBe(1);
+    await peer.client.close();
+    await front.close();
+  });
+
+  it('a session belongs to the principal that opened it', async () => {
+    const tokens = new Map([
+      ['alice-token-0123456789', 'alice'],
+      ['bob-token-0123456789ab', 'bob'],
+    ]);
+    const { front } = legacyFront({ tokens });
+    const opened = await openSession(front, { authorization: 'Bearer alice-token-0123456789' });
+    const id = opened.headers.get('mcp-session-id') as string;
+    await opened.text();
+    const asBob = await front.fetch(
+      legacyRequest(list(2), id, 'POST', { authorization: 'Bearer bob-token-0123456789ab' }),
+    );
+    expect(asBob.status).toBe(404);
+    const asAlice = await front.fetch(
+      legacyRequest(list(3), id, 'POST', { authorization: 'Bearer alice-token-0123456789' }),
+    );
+    expect((await messageOf(asAlice))?.['result']?.tools).toHaveLength(1);
+    expect((await openSession(front)).status).toBe(401);
+    await front.close();
+  });
+});
+
+describe('one running server, both eras at once', () => {
+  it('a 2026-07-28 client (MRTR) and a 2025-11-25 client (live sampling) summarize concurrently', async () => {
+    const server = await startHttpServer(['--root', repo.root, '--model', 'host']);
+    try {
+      const legacy = legacyPeer('answer');
+      const legacyTransport = new StreamableHTTPClientTransport(new URL(server.url));
+      await legacy.client.connect(legacyTransport);
+
+      const modern = new ModernClient(
+        { name: 'modern-peer', version: '1.0.0' },
+        { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      const model = createBuiltinModel();
+      let modernSamples = 0;
+      modern.setRequestHandler('sampling/createMessage', (request, ctx) => {
+        modernSamples += 1;
+        return model.complete({ key: String(ctx.mcpReq.id), params: request.params });
+      });
+      await modern.connect(new ModernTransport(new URL(server.url)));
+
+      const [old, current] = await Promise.all([
+        legacy.client.callTool({ name: 'summarize_repo', arguments: {} }),
+        modern.callTool({ name: 'summarize_repo', arguments: {} }),
+      ]);
+      expect(texts(old)).toEqual([HOST_SUMMARY]);
+      expect(legacy.samples).toHaveLength(2);
+      expect(legacyTransport.sessionId).toBeDefined();
+      expect(current.isError).toBeFalsy();
+      expect((current.structuredContent as { model: string }).model).toBe('mcp-model-input/builtin-heuristic');
+      expect(modernSamples).toBe(2);
+
+      await legacyTransport.terminateSession();
+      await legacy.client.close();
+      await modern.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(server.stderr().split(SAMPLING_DEPRECATION_WARNING)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,84 @@
+/** The bounded legacy session store: count, idle expiry with an injected clock, owners, in-flight work. */
+import { describe, expect, it } from 'vitest';
+
+import { createSessionStore } from '../../src/legacy/sessionStore.js';
+
+function fakeSession() {
+  const session = { closed: 0, close: async () => void (session.closed += 1) };
+  return session;
+}
+
+function storeWith(maxSessions: number, idleMs = 1000) {
+  const clock = { now: 0 };
+  const store = createSessionStore<ReturnType<typeof fakeSession>>({ maxSessions, idleMs, now: () => clock.now });
+  return { store, clock };
+}
+
+describe('the legacy session store', () => {
+  it('holds at most maxSessions; an abandoned session is closed once idle and makes room', async () => {
+    const { store, clock } = storeWith(2);
+    const [a, b, c] = [fakeSession(), fakeSession(), fakeSession()];
+    expect(store.add('a', 'alice', a)).toBe(true);
+    expect(store.add('b', 'alice', b)).toBe(true);
+    expect(store.add('c', 'alice', c)).toBe(false);
+    expect(await store.hasRoom()).toBe(false);
+    expect(store.size).toBe(2);
+
+    clock.now = 999;
+    store.get('b', 'alice'); // traffic on b
+    clock.now = 1500;
+    expect(await store.hasRoom()).toBe(true); // a was idle for 1500 ms: closed
+    expect(a.closed).toBe(1);
+    expect(b.closed).toBe(0);
+    expect(store.get('a', 'alice')).toBeUndefined();
+    expect(store.add('c', 'alice', c)).toBe(true);
+    expect(store.size).toBe(2);
+  });
+
+  it('memory stays bounded however many sessions are abandoned', async () => {
+    const { store, clock } = storeWith(5);
+    let opened = 0;
+    const sessions: Array<ReturnType<typeof fakeSession>> = [];
+    for (let round = 0; round < 40; round++) {
+      clock.now += 400;
+      if (!(await store.hasRoom())) continue;
+      const session = fakeSession();
+      sessions.push(session);
+      expect(store.add(`s${round}`, 'anyone', session)).toBe(true);
+      opened += 1;
+      expect(store.size).toBeLessThanOrEqual(5);
+    }
+    expect(opened).toBeGreaterThan(5);
+    clock.now += 1000;
+    const left = store.size;
+    expect(await store.sweep()).toBe(left);
+    expect(store.size).toBe(0);
+    expect(sessions.every((session) => session.closed === 1)).toBe(true);
+  });
+
+  it('a session with a request in flight is never idle', async () => {
+    const { store, clock } = storeWith(1);
+    store.add('a', 'alice', fakeSession());
+    const release = store.hold('a');
+    clock.now = 10_000;
+    expect(await store.sweep()).toBe(0);
+    release();
+    release(); // ends once
+    clock.now = 10_999;
+    expect(await store.sweep()).toBe(0);
+    clock.now = 11_000;
+    expect(await store.sweep()).toBe(1);
+  });
+
+  it('a session exists only for the principal that opened it; close is idempotent', async () => {
+    const { store } = storeWith(3);
+    const session = fakeSession();
+    store.add('a', 'alice', session);
+    expect(store.get('a', 'mallory')).toBeUndefined();
+    expect(store.get('a', 'alice')).toBe(session);
+    await store.close('a');
+    await store.close('a');
+    expect(session.closed).toBe(1);
+    expect(store.size).toBe(0);
+  });
+});

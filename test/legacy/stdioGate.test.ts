@@ -1,0 +1,116 @@
+/**
+ * The stdio envelope gate and the era of a connection: the gate stands aside exactly on a
+ * connection the SDK pinned to 2025-11-25 (`initialize` answered with a result), and keeps
+ * answering envelope errors on every other one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createStdioEraTracker } from '../../src/legacy/stdioEra.js';
+import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { meta, stdioChannel, type RawChannel } from '../helpers/rawChannel.js';
+
+let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+const initialize = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-legacy', version: '0' } },
+});
+const bareList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+const modernList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: meta() } });
+
+async function withChannel(run: (channel: RawChannel) => Promise<void>, args: string[] = []): Promise<void> {
+  const channel = stdioChannel(['--root', repo.root, '--quiet', ...args]);
+  try {
+    await run(channel);
+  } finally {
+    await channel.close();
+  }
+}
+
+describe('stdio: which connections the envelope gate checks', () => {
+  it('after initialize, 2025-11-25 requests without _meta are served', async () => {
+    await withChannel(async (channel) => {
+      const opened = await channel.send(initialize(1));
+      expect(opened.message?.['result']).toMatchObject({ protocolVersion: '2025-11-25' });
+      await channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const list = await channel.send(bareList(2));
+      expect(list.message?.['result']?.tools?.map((tool: { name: string }) => tool.name)).toEqual(['summarize_repo']);
+    });
+  });
+
+  it('a discover probe, then initialize: the fallback is served as 2025-11-25', async () => {
+    await withChannel(async (channel) => {
+      const probe = await channel.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } });
+      expect(probe.message?.['result']?.supportedVersions).toEqual(['2026-07-28']);
+      expect((await channel.send(initialize(2))).message?.['result']).toBeDefined();
+      expect((await channel.send(bareList(3))).message?.['result']?.tools).toHaveLength(1);
+    });
+  });
+
+  it('on a 2026-07-28 connection, initialize is refused and requests without _meta still get -32602', async () => {
+    await withChannel(async (channel) => {
+      expect((await channel.send(modernList(1))).message?.['result']?.tools).toHaveLength(1);
+      const late = await channel.send(initialize(2));
+      expect(late.message?.['error']?.code).toBe(-32022);
+      const bare = await channel.send(bareList(3));
+      expect(bare.message?.['error']?.code).toBe(-32602);
+    });
+  });
+
+  it('a notification without _meta before any request does not open a 2025-11-25 session', async () => {
+    await withChannel(async (channel) => {
+      await channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect((await channel.send(bareList(1))).message?.['error']?.code).toBe(-32602);
+      expect((await channel.send(modernList(2))).message?.['result']?.tools).toHaveLength(1);
+    });
+  });
+
+  it('with --legacy off, initialize is refused and the connection stays open for 2026-07-28', async () => {
+    await withChannel(
+      async (channel) => {
+        expect((await channel.send(initialize(1))).message?.['error']?.code).toBe(-32022);
+        expect((await channel.send(bareList(2))).message?.['error']?.code).toBe(-32602);
+        expect((await channel.send(modernList(3))).message?.['result']?.tools).toHaveLength(1);
+      },
+      ['--legacy', 'off'],
+    );
+  });
+});
+
+describe('the era tracker', () => {
+  it('turns legacy only when initialize is answered with a result', () => {
+    const refused = createStdioEraTracker();
+    expect(refused.inbound(initialize(1))).toBe('pass');
+    refused.outbound({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'no' } });
+    expect(refused.era).toBe('opening');
+    expect(refused.inbound(bareList(2))).toBe('gate');
+
+    const accepted = createStdioEraTracker();
+    accepted.inbound(initialize(7));
+    accepted.outbound({ jsonrpc: '2.0', id: 8, result: {} });
+    expect(accepted.era).toBe('opening');
+    accepted.outbound({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
+    expect(accepted.era).toBe('legacy');
+    expect(accepted.inbound(bareList(9))).toBe('pass');
+  });
+
+  it('a modern request pins the era; server/discover does not', () => {
+    const tracker = createStdioEraTracker();
+    tracker.admitted('server/discover');
+    expect(tracker.era).toBe('opening');
+    tracker.admitted('tools/list');
+    expect(tracker.era).toBe('modern');
+    tracker.inbound(initialize(3));
+    tracker.outbound({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(tracker.era).toBe('modern');
+    expect(tracker.inbound({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toBe('pass');
+  });
+});
