@@ -54,6 +54,7 @@ export function createLegacyHandlers(
 
   function answer(method: string, params: unknown): Promise<unknown> {
     const call = active;
+    if (call === undefined && method === 'roots/list') return Promise.resolve(rootsOutsideACall());
     if (call === undefined) {
       return Promise.reject(new ProtocolError(-32600, `${method} outside a tool call is not answered by this host`));
     }
@@ -62,6 +63,22 @@ export function createLegacyHandlers(
     const answered = call.lastAnswered.then(() => answerInTurn(call, method, params));
     call.lastAnswered = answered.catch(() => undefined);
     return answered;
+  }
+
+  /** 2025-era servers often ask for roots right after `initialize`: configured data, no model, no round. */
+  function rootsOutsideACall(): { roots: unknown[] } {
+    const policies = policiesFor(undefined);
+    policies.audit.record({
+      server: server.name,
+      serverKey: server.key,
+      ...(principal !== undefined && { principal }),
+      tool: '(no call)',
+      method: 'roots/list',
+      key: 'roots/list',
+      round: 0,
+      decision: 'fulfilled',
+    });
+    return { roots: [...(policies.roots ?? [])] };
   }
 
   async function answerInTurn(call: ActiveCall, method: string, params: unknown): Promise<unknown> {

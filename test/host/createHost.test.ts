@@ -296,4 +296,24 @@ describe('createHost against a 2025-11-25 server: concurrent calls', () => {
       await server.close();
     }
   });
+
+  it('answers roots/list outside a tool call from the configured roots (no model, no round)', async () => {
+    const host = createHost({
+      roots: [{ uri: 'file:///work/project', name: 'project' }],
+      rateLimiter: privateLimiter(),
+    });
+    const connection = await host.connect({ kind: 'stdio', command: process.execPath, args: [LEGACY_SERVER] });
+    try {
+      expect(connection.era).toBe('legacy');
+      let text = 'not asked';
+      for (let attempt = 0; attempt < 50 && text === 'not asked'; attempt++) {
+        const outcome = await connection.callTool('roots_seen', {});
+        text = (outcome.result.content[0] as { text: string }).text;
+        if (text === 'not asked') await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(JSON.parse(text)).toEqual([{ uri: 'file:///work/project', name: 'project' }]);
+    } finally {
+      await connection.close();
+    }
+  });
 });

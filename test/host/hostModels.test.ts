@@ -4,8 +4,12 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createHost } from '../../src/host/createHost.js';
 import { parseHostModelSpec } from '../../src/host/hostModels.js';
+import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
+import { createHostileServer, SCENARIOS } from '../helpers/hostileServers.js';
+import { chatCompletion, startFakeProvider } from '../models/fakeProviders.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -57,5 +61,34 @@ describe('parseHostModelSpec', () => {
     const script = join(dir, 'bad.json');
     await writeFile(script, JSON.stringify({ pick_files: 3 }));
     await expect(parseHostModelSpec(`scripted:${script}`)).rejects.toThrow(/expected an object of input key/);
+  });
+});
+
+describe('a provider as the host model', () => {
+  it('answers the embedded request through the shared provider adapter, with reported usage', async () => {
+    const provider = await startFakeProvider('openai');
+    provider.enqueue({ body: chatCompletion({ text: '["README.md"]', inputTokens: 120, outputTokens: 7 }) });
+    const server = createHostileServer(SCENARIOS.honest);
+    try {
+      const models = await parseHostModelSpec('openai:fake-gpt', {
+        env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.baseUrl },
+      });
+      const host = createHost({
+        models,
+        approver: { review: () => Promise.resolve({ kind: 'approve' }) },
+        rateLimiter: createRateLimiter({ capacity: 10, refillPerSecond: 10, maxWaitMs: 0 }),
+      });
+      const connection = await host.connect({ kind: 'http', url: server.url, fetch: server.fetch });
+      const outcome = await connection.callTool('summarize_repo', {});
+      await connection.close();
+      expect(outcome.usage.tokens).toBe(127);
+      expect(provider.requests).toHaveLength(1);
+      expect(provider.requests[0]?.body.max_tokens ?? provider.requests[0]?.body.max_completion_tokens).toBe(200);
+      expect(server.calls[1]?.inputResponses?.['pick_files']).toMatchObject({
+        content: { type: 'text', text: '["README.md"]' },
+      });
+    } finally {
+      await provider.close();
+    }
   });
 });
