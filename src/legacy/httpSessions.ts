@@ -6,7 +6,8 @@
  * and the sampling request travels on the SSE stream of the `tools/call` POST that needs it.
  *
  * The front decides what reaches this leg (an `initialize`, or anything carrying `Mcp-Session-Id`
- * without a 2026-07-28 envelope) after its Host/Origin, bearer and body checks. Sessions are bounded
+ * without a 2026-07-28 envelope or `MCP-Protocol-Version` header) after its Host/Origin, bearer and
+ * body checks. Sessions are bounded
  * by the store: at most `maxSessions`, closed after `sessionIdleSeconds` without traffic or on DELETE;
  * an unknown session gets 404. There is no standalone GET stream: GET gets 405, as the spec allows.
  */

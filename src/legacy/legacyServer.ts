@@ -8,11 +8,17 @@
  * - a ledger of the live `sampling/createMessage` requests sent (the per-call sample limit);
  * - a client refusal (error -1) turned into a re-entry that knows the host's model is gone, so the
  *   flow can end with an `isError` result naming the refusal, or continue on a server-owned model;
- * - the `initialize`-declared capabilities as the request's own (a legacy request has no `_meta`).
+ * - the `initialize`-declared capabilities as the request's own (a legacy request has no `_meta`);
+ * - on a re-entry, an invalid-params failure of the flow (the client's model answered unusably, or
+ *   answered after the call's sealed state expired) as an `isError` result: the client sent no such
+ *   params, so a -32602 about `inputResponses`/`requestState` would name things it never saw;
+ * - at most `maxCallsInFlight` legacy tool calls at once per connection: each may hold a live
+ *   sampling request open (for as long as the client keeps sending progress), so their number is bounded.
  */
 import {
   isInputRequiredResult,
   ProtocolError,
+  ProtocolErrorCode,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
@@ -32,8 +38,9 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 
+import { REJECTED_STATE_MESSAGE } from '../flows/inputRounds.js';
 import { printable } from '../models/untrusted.js';
-import { DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
+import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
 
 /** JSON-RPC error code of a sampling request the user rejected (revision 2025-11-25). */
 export const SAMPLING_REJECTED_CODE = -1;
@@ -47,6 +54,8 @@ interface LegacyCall {
   asking: string[];
   /** Set once the client refuses a sampling request: the host's model is not asked again in this call. */
   refusal?: string;
+  /** Handler entries so far: the first, then one per shim re-entry. */
+  entries: number;
 }
 
 /** How a legacy request looks to a tool (see `toolContextOf`). */
@@ -64,6 +73,30 @@ type ToolCallOutcome = CallToolResult | InputRequiredResult;
 // to this placeholder, which the re-entered handler never sees (the call's `refusal` drops it).
 const REFUSED: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: '' }, model: 'refused' };
 
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * An invalid-params failure of a re-entered handler, as the tool result a 2025-11-25 client gets: its
+ * inputs were the shim's (the client's sampling answers and our own sealed state), not its params.
+ */
+function reentryFailure(tool: string, error: unknown): CallToolResult | undefined {
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.InvalidParams) return undefined;
+  if (error.message === REJECTED_STATE_MESSAGE) {
+    return toolError(
+      `${tool} stopped: the client's sampling answer came back after this call's state had expired ` +
+        '(the server limits each round with --state-ttl). Call the tool again, and answer sooner.',
+    );
+  }
+  const answer = /^inputResponses\.([^:]*): ([\s\S]*)$/.exec(error.message);
+  const detail = printable(answer?.[2] ?? error.message).slice(0, REFUSAL_DETAIL_CHARS);
+  const key = answer?.[1] === undefined ? '' : ` to the sampling request for '${printable(answer[1])}'`;
+  return toolError(
+    `${tool} stopped: the client's model gave an unusable answer${key}: ${detail}. Call the tool again.`,
+  );
+}
+
 function samplingKeys(result: InputRequiredResult): string[] {
   return Object.entries(result.inputRequests ?? {})
     .filter(([, request]) => request.method === 'sampling/createMessage')
@@ -73,6 +106,7 @@ function samplingKeys(result: InputRequiredResult): string[] {
 export class LegacyAwareServer extends Server {
   readonly #calls = new Map<RequestId, LegacyCall>();
   readonly #maxSamples: number;
+  readonly #maxCallsInFlight: number;
 
   constructor(identity: Implementation, options: ServerOptions, legacy: LegacyServerOptions = {}) {
     const maxSamples = legacy.maxSamplesPerCall ?? DEFAULT_MAX_SAMPLES_PER_CALL;
@@ -80,6 +114,7 @@ export class LegacyAwareServer extends Server {
     // here too. Both use the same number: a round without a sample is still bounded by the shim.
     super(identity, { ...options, inputRequired: { ...options.inputRequired, maxRounds: maxSamples } });
     this.#maxSamples = maxSamples;
+    this.#maxCallsInFlight = legacy.maxCallsInFlight ?? DEFAULT_MAX_CALLS_IN_FLIGHT;
     const negotiated = legacy.onSamplingNegotiated;
     if (negotiated !== undefined) {
       this.oninitialized = () => {
@@ -107,21 +142,22 @@ export class LegacyAwareServer extends Server {
   ): Promise<ToolCallOutcome> {
     const call = this.servesLegacyEra() ? this.#calls.get(ctx.mcpReq.id) : undefined;
     if (call === undefined) return run(undefined);
-    const result = await run(this.#viewOf(ctx, call));
+    call.entries += 1;
+    let result: ToolCallOutcome;
+    try {
+      result = await run(this.#viewOf(ctx, call));
+    } catch (error) {
+      const failure = call.entries > 1 ? reentryFailure(tool, error) : undefined;
+      if (failure === undefined) throw error;
+      return failure;
+    }
     if (!isInputRequiredResult(result)) return result;
     const asking = samplingKeys(result);
     if (call.samples + asking.length > this.#maxSamples) {
-      return {
-        content: [
-          {
-            type: 'text',
-            text:
-              `${tool} stopped: it needs another sampling request, and this server allows ${this.#maxSamples} ` +
-              `per tool call (${call.samples} sent). Call the tool again, or ask the operator to raise the limit.`,
-          },
-        ],
-        isError: true,
-      };
+      return toolError(
+        `${tool} stopped: it needs another sampling request, and this server allows ${this.#maxSamples} ` +
+          `per tool call (${call.samples} sent). Call the tool again, or ask the operator to raise the limit.`,
+      );
     }
     call.asking = asking;
     return result;
@@ -152,7 +188,13 @@ export class LegacyAwareServer extends Server {
     if (method !== 'tools/call') return wrapped;
     return async (request, ctx) => {
       if (!this.servesLegacyEra() || this.#calls.has(request.id)) return wrapped(request, ctx);
-      this.#calls.set(request.id, { samples: 0, asking: [] });
+      if (this.#calls.size >= this.#maxCallsInFlight) {
+        return toolError(
+          `This connection already has ${this.#calls.size} tool calls in flight, the most this server serves ` +
+            'at once to a 2025-11-25 client. Wait for one to finish, then call the tool again.',
+        );
+      }
+      this.#calls.set(request.id, { samples: 0, asking: [], entries: 0 });
       try {
         return await wrapped(request, ctx);
       } finally {

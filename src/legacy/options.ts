@@ -4,6 +4,7 @@
  * live `sampling/createMessage` requests sent by the SDK's legacy shim; the flow is the same.
  */
 export const DEFAULT_MAX_SAMPLES_PER_CALL = 5;
+export const DEFAULT_MAX_CALLS_IN_FLIGHT = 8;
 export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
 
@@ -11,6 +12,11 @@ export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
 export interface LegacyServerOptions {
   /** Live `sampling/createMessage` requests one tool call may send; past it the call ends with `isError`. */
   maxSamplesPerCall?: number;
+  /**
+   * Legacy tool calls one connection (a stdio connection, an HTTP session) may have in flight at once;
+   * beyond it a call ends at once with `isError`. Each may hold a live sampling request open.
+   */
+  maxCallsInFlight?: number;
   /** Called when a 2025-11-25 client declares `sampling` at `initialize`. */
   onSamplingNegotiated?: () => void;
 }

@@ -4,18 +4,23 @@
  * request other than `server/discover`: 2026-07-28). The gate must check the 2026-07-28 envelope of
  * every request on a modern connection and stand aside on a legacy one, so it follows the same rules:
  *
- * - `initialize` without an envelope claim passes; the connection is legacy once the SDK answers it
- *   with a result (seen on the way out), so a refused handshake changes nothing;
+ * - `initialize` without a valid 2026-07-28 envelope (the SDK's test for the handshake: a claim naming
+ *   another revision does not make it modern) passes; the connection is legacy once the SDK answers it
+ *   with an `initialize` result (seen on the way out), so a refused handshake changes nothing;
+ * - while the era is open, such an `initialize` that is malformed is refused here (-32602): the SDK
+ *   would pin the connection legacy on it before its own validation refused it;
  * - any other request is gated; the first one that passes (other than `server/discover`) makes it modern;
  * - a notification without an envelope claim is dropped while the era is open: the SDK would pin the
  *   connection legacy on it, behind the gate's back (the SDK drops it too when legacy is refused).
  */
-import { hasEnvelopeClaim } from '../server/envelope.js';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+
+import { carriesValidEnvelope, hasEnvelopeClaim } from '../server/envelope.js';
 
 export type StdioEra = 'opening' | 'modern' | 'legacy';
 
-/** What the gate does with one inbound message. */
-export type InboundVerdict = 'gate' | 'pass' | 'drop';
+/** What the gate does with one inbound message (`refuse`: answer -32602, never deliver). */
+export type InboundVerdict = 'gate' | 'pass' | 'drop' | 'refuse';
 
 export interface StdioEraTracker {
   readonly era: StdioEra;
@@ -45,13 +50,13 @@ export function createStdioEraTracker(): StdioEraTracker {
       const message = (raw ?? {}) as Fields;
       if (typeof message.method !== 'string' || era === 'legacy') return 'pass';
       const isRequest = typeof message.id === 'string' || typeof message.id === 'number';
-      const claimed = hasEnvelopeClaim(message.params);
-      if (isRequest && message.method === 'initialize' && !claimed) {
+      if (isRequest && message.method === 'initialize' && !carriesValidEnvelope(message.params)) {
+        if (era === 'opening' && !isInitializeRequest(raw)) return 'refuse';
         handshake = message.id;
         return 'pass';
       }
       if (isRequest) return 'gate';
-      return era === 'opening' && !claimed ? 'drop' : 'pass';
+      return era === 'opening' && !hasEnvelopeClaim(message.params) ? 'drop' : 'pass';
     },
     admitted(method) {
       if (era === 'opening' && method !== 'server/discover') era = 'modern';
@@ -60,7 +65,9 @@ export function createStdioEraTracker(): StdioEraTracker {
       const message = (raw ?? {}) as Fields;
       if (handshake === undefined || message.method !== undefined || message.id !== handshake) return;
       handshake = undefined;
-      if ('result' in message && era === 'opening') era = 'legacy';
+      // Only an initialize result: an answer to another request that reused the id changes nothing.
+      const result = message.result as { protocolVersion?: unknown } | undefined;
+      if (era === 'opening' && typeof result?.protocolVersion === 'string') era = 'legacy';
     },
   };
 }

@@ -37,6 +37,18 @@ export function hasEnvelopeClaim(params: unknown): boolean {
  */
 export function checkRequestEnvelope(method: string, params: unknown): EnvelopeRejection | undefined {
   if (method === 'initialize') return undefined;
+  return checkEnvelopeMeta(params) ?? checkInputResponses((params as Record<string, unknown>)['inputResponses']);
+}
+
+/**
+ * Whether `params` carry a valid 2026-07-28 envelope. The SDK's stdio entry takes an `initialize`
+ * without one for the 2025-11-25 handshake, whatever else its `_meta` holds.
+ */
+export function carriesValidEnvelope(params: unknown): boolean {
+  return hasEnvelopeClaim(params) && checkEnvelopeMeta(params) === undefined;
+}
+
+function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
   const meta = isPlainObject(params) ? params['_meta'] : undefined;
   if (!isPlainObject(meta)) {
     return { code: -32602, message: 'Invalid params: the request has no _meta envelope', data: { missing: ['_meta'] } };
@@ -70,7 +82,7 @@ export function checkRequestEnvelope(method: string, params: unknown): EnvelopeR
       data: { missing: [CLIENT_CAPABILITIES_META_KEY] },
     };
   }
-  return checkInputResponses((params as Record<string, unknown>)['inputResponses']);
+  return undefined;
 }
 
 /**

@@ -6,7 +6,8 @@
  *
  * 2025-11-25 clients (an `initialize`, then `Mcp-Session-Id` on everything without a 2026-07-28
  * envelope) go to the legacy adapter's sessionful leg after the same Host/Origin, bearer and body
- * checks, unless `legacy` is false (then `initialize` is refused with -32022 by the SDK).
+ * checks, unless `legacy` is false (then `initialize` is refused with -32022 by the SDK). A request
+ * whose `MCP-Protocol-Version` header names 2026-07-28 never goes there.
  */
 import { hostname, networkInterfaces } from 'node:os';
 
@@ -25,6 +26,7 @@ import { readBodyCapped } from './body.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const FIRST_MODERN_REVISION = '2026-07-28';
 
 export interface HttpFrontOptions {
   factory: McpServerFactory;
@@ -98,7 +100,10 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     if (origin !== null && !allowedOrigins.has(origin.toLowerCase())) {
       return jsonRpcError(403, -32600, `Forbidden: Origin '${origin}' is not allowed`);
     }
-    const sessionId = legacy === undefined ? null : request.headers.get('mcp-session-id');
+    // A request whose MCP-Protocol-Version header names 2026-07-28 (or later) is never 2025-era traffic,
+    // whatever else it carries (the SDK's `isLegacyRequest` draws the same line): the modern path answers it.
+    const legacyCandidate = legacy !== undefined && !namesModernRevision(request.headers.get('mcp-protocol-version'));
+    const sessionId = legacyCandidate ? request.headers.get('mcp-session-id') : null;
     if (request.method !== 'POST' && sessionId === null) {
       const response = jsonRpcError(405, -32600, 'Method not allowed: this endpoint accepts POST only');
       response.headers.set('allow', 'POST');
@@ -134,7 +139,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
-    if (legacy !== undefined && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
+    if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
       if (sessionId !== null) return legacy.serve(sessionId, input);
@@ -178,6 +183,11 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       },
     }),
   };
+}
+
+/** Whether an MCP-Protocol-Version header names revision 2026-07-28 or later (dates compare as strings). */
+function namesModernRevision(header: string | null): boolean {
+  return header !== null && /^\d{4}-\d{2}-\d{2}$/.test(header) && header >= FIRST_MODERN_REVISION;
 }
 
 function isPlainMessage(value: unknown): value is { id?: unknown; method?: unknown; params?: unknown } {

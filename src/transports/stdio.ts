@@ -12,8 +12,14 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 
 import { createStdioEraTracker, type StdioEraTracker } from '../legacy/stdioEra.js';
 import type { Logger } from '../logger.js';
-import { checkRequestEnvelope } from '../server/envelope.js';
+import { checkRequestEnvelope, type EnvelopeRejection } from '../server/envelope.js';
 import { createStdioLineGate } from './stdioLineGate.js';
+
+/** The gate's answer to a malformed `initialize` while the era is open (legacy/stdioEra.ts). */
+const MALFORMED_INITIALIZE: EnvelopeRejection = {
+  code: -32602,
+  message: 'Invalid params: initialize needs protocolVersion, capabilities and clientInfo',
+};
 
 /**
  * Decorates a transport: requests that fail the envelope gate are answered here, never delivered.
@@ -34,20 +40,28 @@ export class EnvelopeGatedTransport implements Transport {
       const verdict = this.eras?.inbound(message) ?? 'gate';
       if (verdict === 'drop') return;
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
+      if (verdict === 'refuse') {
+        this.#answer(request.id, MALFORMED_INITIALIZE);
+        return;
+      }
       const isRequest =
         typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number');
       if (verdict === 'gate' && isRequest) {
         const method = request.method as string;
         const rejection = checkRequestEnvelope(method, request.params);
         if (rejection !== undefined) {
-          const response = { jsonrpc: '2.0' as const, id: request.id, error: rejection } as JSONRPCMessage;
-          void this.inner.send(response).catch((error: unknown) => this.onerror?.(error as Error));
+          this.#answer(request.id, rejection);
           return;
         }
         this.eras?.admitted(method);
       }
       this.onmessage?.(message, extra);
     };
+  }
+
+  #answer(id: unknown, error: EnvelopeRejection): void {
+    const response = { jsonrpc: '2.0' as const, id, error } as JSONRPCMessage;
+    void this.inner.send(response).catch((failure: unknown) => this.onerror?.(failure as Error));
   }
 
   get sessionId(): string | undefined {

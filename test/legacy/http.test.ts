@@ -5,7 +5,9 @@
  * statelessly next to it by the same running server.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SAMPLING_DEPRECATION_WARNING } from '../../src/legacy/deprecation.js';
@@ -33,6 +35,7 @@ afterAll(async () => {
 interface FrontSetup {
   model?: string;
   maxSamplesPerCall?: number;
+  stateTtlSeconds?: number;
   legacy?: LegacyHttpOptions | false;
   tokens?: Map<string, string>;
 }
@@ -46,6 +49,7 @@ function legacyFront(setup: FrontSetup = {}) {
     logger,
     defaultPrincipal: 'anonymous',
     ...(setup.maxSamplesPerCall !== undefined && { maxSamplesPerCall: setup.maxSamplesPerCall }),
+    ...(setup.stateTtlSeconds !== undefined && { stateTtlSeconds: setup.stateTtlSeconds }),
   });
   const front = createHttpFront({
     factory,
@@ -56,6 +60,21 @@ function legacyFront(setup: FrontSetup = {}) {
     ...(setup.tokens !== undefined && { tokens: setup.tokens }),
   });
   return { front, logger };
+}
+
+/** A 1.x client whose model answers every sampling request with `answer`. */
+async function answeringPeer(front: HttpFront, answer: (params: Record<string, any>) => Promise<string>) {
+  const client = new Client({ name: 'answering-peer', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
+    role: 'assistant' as const,
+    content: { type: 'text' as const, text: await answer(request.params as Record<string, any>) },
+    model: HOST_MODEL,
+  }));
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    fetch: (url, init) => front.fetch(new Request(url, init)),
+  });
+  await client.connect(transport);
+  return { client, transport };
 }
 
 async function connectPeer(front: HttpFront, mode: SamplingMode = 'answer', headers: Record<string, string> = {}) {
@@ -161,6 +180,84 @@ describe('a 2025-11-25 client over HTTP', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     expect((await messageOf(response))?.['result']?.tools).toHaveLength(1);
+    await front.close();
+  });
+
+  it('an unusable sampling answer, or one that comes back after the state expired, is an isError result', async () => {
+    // The client sent no inputResponses or requestState: a -32602 naming them would be a protocol error
+    // about params it never sent. It gets a tool result saying what went wrong instead.
+    const unusable = legacyFront();
+    const garbled = await answeringPeer(unusable.front, async () => 'README.md, probably');
+    const result = await garbled.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(texts(result).join('\n')).toContain(
+      "the client's model gave an unusable answer to the sampling request for 'pick_files': the answer is not JSON",
+    );
+    expect(texts(result).join('\n')).not.toContain('inputResponses');
+    await garbled.client.close();
+    await unusable.front.close();
+
+    const expiring = legacyFront({ stateTtlSeconds: 1 });
+    const slow = await answeringPeer(expiring.front, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // the human takes longer than --state-ttl
+      return '["README.md"]';
+    });
+    const late = await slow.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(late.isError).toBe(true);
+    expect(texts(late).join('\n')).toContain(
+      "came back after this call's state had expired (the server limits each round with --state-ttl)",
+    );
+    await slow.client.close();
+    await expiring.front.close();
+  });
+
+  it('at most 8 legacy tool calls in flight on one session: the next one is an isError result at once', async () => {
+    const { front } = legacyFront();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    const peer = await answeringPeer(front, async (params) => {
+      waiting += 1;
+      await released;
+      return params['modelPreferences']?.costPriority === 0.8 ? '["README.md"]' : HOST_SUMMARY;
+    });
+    const held = Array.from({ length: 8 }, () => peer.client.callTool({ name: 'summarize_repo', arguments: {} }));
+    while (waiting < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+    const ninth = peer.client.callTool({ name: 'summarize_repo', arguments: {} });
+    let raced = false;
+    const asked = (async () => {
+      while (!raced && waiting < 9) await new Promise((resolve) => setTimeout(resolve, 10));
+      return 'asked the client again' as const;
+    })();
+    const refused = await Promise.race([ninth, asked]);
+    raced = true;
+    expect(refused).not.toBe('asked the client again');
+    expect((refused as { isError?: boolean }).isError).toBe(true);
+    expect(texts(refused).join('\n')).toContain('already has 8 tool calls in flight');
+    release();
+    for (const result of await Promise.all(held)) expect(texts(result)).toEqual([HOST_SUMMARY]);
+    // The calls have ended: the place is free again.
+    const again = await peer.client.callTool({ name: 'summarize_repo', arguments: {} });
+    expect(texts(again)).toEqual([HOST_SUMMARY]);
+    await peer.client.close();
+    await front.close();
+  });
+
+  it('a request naming 2026-07-28 in MCP-Protocol-Version stays on the modern path, whatever session it names', async () => {
+    const { front } = legacyFront();
+    const opened = await openSession(front);
+    const live = opened.headers.get('mcp-session-id') as string;
+    await opened.text();
+    const modern = { 'mcp-session-id': live };
+    // Without _meta: the envelope gate's -32602, exactly as without the adapter (not the session's answer).
+    const bare = await front.fetch(mcpRequest(URL_, list(2), modern));
+    expect(bare.status).toBe(400);
+    expect((await messageOf(bare))?.['error']).toMatchObject({ code: -32602, data: { missing: ['_meta'] } });
+    // initialize with a modern header: the SDK's header/body mismatch (-32020), and no session.
+    const mismatched = await front.fetch(mcpRequest(URL_, initialize(3)));
+    expect(mismatched.headers.get('mcp-session-id')).toBeNull();
+    expect((await messageOf(mismatched))?.['error']?.code).toBe(-32020);
+    expect(front.legacySessions?.count).toBe(1);
     await front.close();
   });
 

@@ -73,6 +73,30 @@ describe('stdio: which connections the envelope gate checks', () => {
     });
   });
 
+  it('a malformed initialize is refused by the gate and does not pin the connection to 2025-11-25', async () => {
+    await withChannel(async (channel) => {
+      const malformed = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
+      expect((await channel.send(malformed)).message?.['error']?.code).toBe(-32602);
+      // Served by a 2026-07-28 instance: the SDK never saw the handshake.
+      const list = await channel.send(modernList(2));
+      expect(list.message?.['result']).toMatchObject({ resultType: 'complete', cacheScope: 'public' });
+      expect((await channel.send(bareList(3))).message?.['error']?.code).toBe(-32602);
+    });
+  });
+
+  it('an initialize whose _meta names another revision is the 2025-11-25 handshake, as the SDK takes it', async () => {
+    await withChannel(async (channel) => {
+      const claimed = initialize(1);
+      const opened = await channel.send({
+        ...claimed,
+        params: { ...claimed.params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } },
+      });
+      expect(opened.message?.['result']).toMatchObject({ protocolVersion: '2025-11-25' });
+      // A legacy connection: the gate stands aside.
+      expect((await channel.send(bareList(2))).message?.['result']?.tools).toHaveLength(1);
+    });
+  });
+
   it('with --legacy off, initialize is refused and the connection stays open for 2026-07-28', async () => {
     await withChannel(
       async (channel) => {
@@ -100,6 +124,24 @@ describe('the era tracker', () => {
     accepted.outbound({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
     expect(accepted.era).toBe('legacy');
     expect(accepted.inbound(bareList(9))).toBe('pass');
+  });
+
+  it('only an initialize result settles the era, not another answer that reuses its id', () => {
+    const tracker = createStdioEraTracker();
+    expect(tracker.inbound(initialize(5))).toBe('pass');
+    tracker.outbound({ jsonrpc: '2.0', id: 5, result: { supportedVersions: ['2026-07-28'] } });
+    expect(tracker.era).toBe('opening');
+    expect(tracker.inbound(bareList(6))).toBe('gate');
+  });
+
+  it('refuses a malformed initialize only while the era is open', () => {
+    const malformed = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
+    const opening = createStdioEraTracker();
+    expect(opening.inbound(malformed)).toBe('refuse');
+    expect(opening.era).toBe('opening');
+    const modern = createStdioEraTracker();
+    modern.admitted('tools/list');
+    expect(modern.inbound(malformed)).toBe('pass'); // the SDK answers -32022 on a 2026-07-28 connection
   });
 
   it('a modern request pins the era; server/discover does not', () => {
