@@ -36,9 +36,12 @@ function hostWith(model: ScriptedModel, options: Partial<HostOptions> = {}) {
   });
 }
 
-async function stopped(scenario: Scenario, options: Partial<HostOptions> = {}) {
+async function stopped(
+  scenario: Scenario,
+  options: Partial<HostOptions> = {},
+  model: ScriptedModel = createScriptedModel({ pick_files: '["README.md"]' }),
+) {
   const server = createHostileServer(scenario);
-  const model = createScriptedModel({ pick_files: '["README.md"]' });
   const connection = await hostWith(model, options).connect({ kind: 'http', url: server.url, fetch: server.fetch });
   let error: HostError | undefined;
   try {
@@ -299,42 +302,21 @@ describe('weird JSON from the server', () => {
       '{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10}}';
     const scenario: Scenario = (call) =>
       inputRequired(JSON.parse(`{"__proto__":${request}}`) as Record<string, unknown>, `s${call}`);
-    const server = createHostileServer(scenario);
-    const model = createScriptedModel({ ['__proto__']: 'answer' });
-    const connection = await hostWith(model, { maxRounds: 1 }).connect({
-      kind: 'http',
-      url: server.url,
-      fetch: server.fetch,
-    });
-    const error = await connection.callTool('summarize_repo', {}).then(
-      () => undefined,
-      (caught: unknown) => caught as HostError,
-    );
-    await connection.close();
-    expect(error?.code).toBe('rounds_exceeded');
-    expect(JSON.stringify(error?.detail.lastResult)).toContain('"__proto__":{"method":"sampling/createMessage"}');
+    const { error } = await stopped(scenario, { maxRounds: 1 }, createScriptedModel({ ['__proto__']: 'answer' }));
+    expect(error.code).toBe('rounds_exceeded');
+    expect(JSON.stringify(error.detail.lastResult)).toContain('"__proto__":{"method":"sampling/createMessage"}');
   });
 });
 
 describe('server text in host errors', () => {
   it('a JSON-RPC error message is kept without terminal controls, bounded', async () => {
-    const server = createHostileServer(() => rpcError(-32000, `boom \x1b]0;PWNED\x07\x1b[2J ${'x'.repeat(50_000)}`));
-    const connection = await hostWith(createScriptedModel({})).connect({
-      kind: 'http',
-      url: server.url,
-      fetch: server.fetch,
-    });
-    const error = await connection.callTool('summarize_repo', {}).then(
-      () => undefined,
-      (caught: unknown) => caught as HostError,
-    );
-    await connection.close();
-    expect(error?.code).toBe('protocol_error');
-    expect(error?.detail.rpcCode).toBe(-32000);
-    expect(error?.message).toContain('boom');
-    expect(error?.message).not.toContain('\x1b');
-    expect(error?.message).not.toContain('\x07');
-    expect(error?.message.length).toBeLessThan(1000);
+    const { error } = await stopped(() => rpcError(-32000, `boom \x1b]0;PWNED\x07\x1b[2J ${'x'.repeat(50_000)}`));
+    expect(error.code).toBe('protocol_error');
+    expect(error.detail.rpcCode).toBe(-32000);
+    expect(error.message).toContain('boom');
+    expect(error.message).not.toContain('\x1b');
+    expect(error.message).not.toContain('\x07');
+    expect(error.message.length).toBeLessThan(1000);
   });
 
   it('an input key in a refusal is quoted without terminal controls, bounded', async () => {
