@@ -9,6 +9,7 @@
  *   with an `initialize` result (seen on the way out), so a refused handshake changes nothing;
  * - while the era is open, such an `initialize` that is malformed is refused here (-32602): the SDK
  *   would pin the connection legacy on it before its own validation refused it;
+ * - a `ping` without an envelope while the handshake is unanswered passes (2025-11-25 allows it);
  * - any other request is gated; the first one that passes (other than `server/discover`) makes it modern;
  * - a notification without an envelope claim is dropped while the era is open: the SDK would pin the
  *   connection legacy on it, behind the gate's back (the SDK drops it too when legacy is refused).
@@ -53,6 +54,10 @@ export function createStdioEraTracker(): StdioEraTracker {
       if (isRequest && message.method === 'initialize' && !carriesValidEnvelope(message.params)) {
         if (era === 'opening' && !isInitializeRequest(raw)) return 'refuse';
         handshake = message.id;
+        return 'pass';
+      }
+      // 2025-11-25 allows pings while its handshake is unanswered; the SDK has pinned the connection already.
+      if (isRequest && handshake !== undefined && message.method === 'ping' && !hasEnvelopeClaim(message.params)) {
         return 'pass';
       }
       if (isRequest) return 'gate';

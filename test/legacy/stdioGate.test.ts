@@ -126,6 +126,16 @@ describe('the era tracker', () => {
     expect(accepted.inbound(bareList(9))).toBe('pass');
   });
 
+  it('lets a ping through while the handshake is unanswered, and gates it otherwise', () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const fresh = createStdioEraTracker();
+    expect(fresh.inbound(ping(1))).toBe('gate');
+    expect(fresh.inbound(initialize(2))).toBe('pass');
+    expect(fresh.inbound(ping(3))).toBe('pass');
+    fresh.outbound({ jsonrpc: '2.0', id: 2, error: { code: -32022, message: 'no' } });
+    expect(fresh.inbound(ping(4))).toBe('gate');
+  });
+
   it('only an initialize result settles the era, not another answer that reuses its id', () => {
     const tracker = createStdioEraTracker();
     expect(tracker.inbound(initialize(5))).toBe('pass');
