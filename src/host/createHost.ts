@@ -35,6 +35,7 @@ import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './po
 import { DEFAULT_REQUEST_LIMITS, resolveLimits, type RequestLimits } from './policies/limits.js';
 import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
+import { createCappedFetch } from './cappedFetch.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from './terminalText.js';
 import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
@@ -78,6 +79,8 @@ export interface HostOptions {
   requestTimeoutMs?: number;
   /** One line per message (ids, methods, keys, sizes; never prompt or response text). */
   trace?: TraceSink;
+  /** HTTP: the largest response body the host reads (default 32 MiB); a larger one is a protocol error. */
+  maxResponseBodyBytes?: number;
 }
 
 export interface HostCallOptions {
@@ -128,7 +131,7 @@ function targetKey(target: HostTarget): string {
   return target.key;
 }
 
-function transportFor(target: HostTarget, trace: TraceSink | undefined): Transport {
+function transportFor(target: HostTarget, trace: TraceSink | undefined, maxResponseBodyBytes?: number): Transport {
   if (target.kind === 'transport') {
     return trace === undefined ? target.transport : createTracingTransport(target.transport, trace);
   }
@@ -142,7 +145,7 @@ function transportFor(target: HostTarget, trace: TraceSink | undefined): Transpo
     });
     return trace === undefined ? transport : createTracingTransport(transport, trace);
   }
-  const untraced = target.fetch ?? fetch;
+  const untraced = createCappedFetch(target.fetch ?? fetch, maxResponseBodyBytes);
   const base = trace === undefined ? untraced : createTracingFetch(untraced, trace);
   const token = target.bearerToken;
   const withAuth: Fetch =
@@ -184,6 +187,13 @@ export function createHost(options: HostOptions = {}): Host {
     // NaN or Infinity would leave a loop bomb uncapped.
     throw new ModelInputError('config_invalid', `host maxRounds must be a whole number >= 1, got ${String(maxRounds)}`);
   }
+  const bodyCap = options.maxResponseBodyBytes;
+  if (bodyCap !== undefined && (!Number.isSafeInteger(bodyCap) || bodyCap < 1024)) {
+    throw new ModelInputError(
+      'config_invalid',
+      `host maxResponseBodyBytes must be a whole number >= 1024, got ${String(bodyCap)}`,
+    );
+  }
   const rateLimiter = options.rateLimiter ?? sharedRateLimiter();
   const audit = options.audit ?? silentAuditLog;
   const approver = options.approver ?? DENY_ALL;
@@ -216,7 +226,7 @@ export function createHost(options: HostOptions = {}): Host {
     const server: ServerIdentity = { name: 'unknown', key: targetKey(target) };
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
     try {
-      await client.connect(transportFor(target, options.trace));
+      await client.connect(transportFor(target, options.trace, options.maxResponseBodyBytes));
     } catch (error) {
       await client.close().catch(() => {});
       throw asProtocolError(error, 'connect');

@@ -479,3 +479,18 @@ describe('the rest of the trust boundary, end to end', () => {
     });
   });
 });
+
+describe('response bodies', () => {
+  it('stops reading a server answer past the body cap', async () => {
+    const { error, model } = await stopped(() => complete('z'.repeat(3 * 1024 * 1024)), {
+      maxResponseBodyBytes: 1024 * 1024,
+    });
+    expect(error.code).toBe('protocol_error');
+    expect(error.message).toContain('larger than the host reads (1048576 bytes)');
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('refuses a body cap that is not a sane size when the host is created', () => {
+    expect(() => createHost({ maxResponseBodyBytes: 0 })).toThrow(/maxResponseBodyBytes/);
+  });
+});
