@@ -20,7 +20,7 @@ import { createHost, type HostCallResult } from '../host/createHost.js';
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
-import { terminalSafe } from '../host/terminalText.js';
+import { terminalSafe, terminalSafeJson } from '../host/terminalText.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
 import { CALL_USAGE } from './usage.js';
@@ -73,7 +73,7 @@ function resultText(result: CallToolResult): string {
 
 function printResult(outcome: HostCallResult, json: boolean): void {
   if (json) {
-    console.log(JSON.stringify(outcome, null, 2));
+    console.log(terminalSafeJson(outcome, 2));
     return;
   }
   const text = resultText(outcome.result);
@@ -148,7 +148,7 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     if (!isHostError(error)) throw error;
     sayLine(`mcp-model-input: call stopped (${error.code}): ${error.message}`);
     if (error.detail.lastResult !== undefined) {
-      sayLine(`mcp-model-input: last result: ${JSON.stringify(error.detail.lastResult)}`);
+      sayLine(`mcp-model-input: last result: ${terminalSafeJson(error.detail.lastResult)}`);
     }
     return exitCodeForHostError(error);
   } finally {

@@ -5,7 +5,7 @@
  */
 import { isHostError } from '../host/hostError.js';
 import { createHost, type Discovery } from '../host/createHost.js';
-import { terminalSafe } from '../host/terminalText.js';
+import { terminalSafe, terminalSafeJson } from '../host/terminalText.js';
 import { printable } from '../models/untrusted.js';
 import { parseCommandArgs } from './args.js';
 import { CALL_EXIT } from './call.js';
@@ -51,7 +51,7 @@ export async function runDiscover(argv: readonly string[]): Promise<number> {
     const connection = await host.connect(target);
     try {
       const discovery = await connection.discover();
-      console.log(values.json === true ? JSON.stringify(discovery, null, 2) : renderDiscovery(discovery));
+      console.log(values.json === true ? terminalSafeJson(discovery, 2) : renderDiscovery(discovery));
       return CALL_EXIT.ok;
     } finally {
       await connection.close().catch(() => {});

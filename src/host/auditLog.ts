@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 
 import { ModelInputError } from '../errors.js';
 import type { AuditEntry } from './types.js';
+import { terminalSafeJson } from './terminalText.js';
 
 export interface AuditLog {
   /** Appends one line (the time is added); never throws. */
@@ -40,22 +41,6 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/**
- * What JSON.stringify leaves raw but a terminal (`--audit -` is stderr) or a line-oriented reader
- * would act on: DEL and C1 controls (0x9B is CSI), Unicode format characters (bidi overrides) and
- * the line and paragraph separators. They only occur inside strings, so `\uXXXX` keeps the JSON valid.
- */
-const UNSAFE_IN_JSON = /[\x7F-\x9F\u2028\u2029\p{Cf}]/gu;
-
-/** `\uXXXX` per UTF-16 unit (a character past U+FFFF is two). */
-function escapeChar(char: string): string {
-  let escaped = '';
-  for (let index = 0; index < char.length; index++) {
-    escaped += `\\u${char.charCodeAt(index).toString(16).padStart(4, '0')}`;
-  }
-  return escaped;
-}
-
 /** One audit line (with its newline) from whitelisted fields of `entry`. */
 export function formatAuditLine(entry: Omit<AuditEntry, 'time'>, time: string): string {
   const source = entry as unknown as Record<string, unknown>;
@@ -68,7 +53,7 @@ export function formatAuditLine(entry: Omit<AuditEntry, 'time'>, time: string): 
   for (const name of TAIL_STRING_KEYS) put(name, cut(source[name]));
   for (const name of NUMBER_KEYS) put(name, count(source[name]));
   put('reason', cut(source.reason));
-  return `${JSON.stringify(line).replace(UNSAFE_IN_JSON, escapeChar)}\n`;
+  return `${terminalSafeJson(line)}\n`;
 }
 
 interface Sink {

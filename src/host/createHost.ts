@@ -125,9 +125,18 @@ const DENY_ALL: Approver = {
   review: () => Promise.resolve({ kind: 'deny', reason: 'no approver is configured' }),
 };
 
-function targetKey(target: HostTarget): string {
+/** A word as a POSIX shell would need it: as is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The server's identity for remembered approvals, rules and rate limits: the URL, or `stdio:` and
+ * the command line quoted so that different argv never share a key (`node 'a b'` is not `node a b`).
+ */
+export function targetKey(target: HostTarget): string {
   if (target.kind === 'http') return target.url;
-  if (target.kind === 'stdio') return `stdio:${[target.command, ...(target.args ?? [])].join(' ')}`;
+  if (target.kind === 'stdio') return `stdio:${[target.command, ...(target.args ?? [])].map(shellWord).join(' ')}`;
   return target.key;
 }
 

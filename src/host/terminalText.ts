@@ -60,3 +60,24 @@ function truncate(text: string, limit: number, unread: number): string {
   if (cut === 0) return text;
   return `${points.slice(0, limit).join('')}… (+${cut} chars)`;
 }
+
+/**
+ * What JSON.stringify leaves raw but a terminal or a line-oriented reader would act on: DEL and C1
+ * controls (0x9B is CSI), Unicode format characters (bidi overrides) and the line and paragraph
+ * separators. They only occur inside strings, so `\uXXXX` keeps the JSON valid.
+ */
+const UNSAFE_IN_JSON = /[\x7F-\x9F\u2028\u2029\p{Cf}]/gu;
+
+/** `\uXXXX` per UTF-16 unit (a character past U+FFFF is two). */
+function escapeJsonChar(char: string): string {
+  let escaped = '';
+  for (let index = 0; index < char.length; index++) {
+    escaped += `\\u${char.charCodeAt(index).toString(16).padStart(4, '0')}`;
+  }
+  return escaped;
+}
+
+/** JSON that parses to the same value and carries no character a terminal would act on. */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, escapeJsonChar);
+}

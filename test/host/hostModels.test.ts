@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHost } from '../../src/host/createHost.js';
+import { createHost, targetKey } from '../../src/host/createHost.js';
 import { parseHostModelSpec } from '../../src/host/hostModels.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
@@ -90,5 +90,19 @@ describe('a provider as the host model', () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('targetKey', () => {
+  it('keeps plain command lines readable and never lets two argv share a key', () => {
+    expect(targetKey({ kind: 'stdio', command: 'node', args: ['dist/cli.js', 'serve', '--stdio'] })).toBe(
+      'stdio:node dist/cli.js serve --stdio',
+    );
+    const spaced = targetKey({ kind: 'stdio', command: 'node', args: ['a b'] });
+    const split = targetKey({ kind: 'stdio', command: 'node', args: ['a', 'b'] });
+    expect(spaced).toBe("stdio:node 'a b'");
+    expect(split).toBe('stdio:node a b');
+    expect(targetKey({ kind: 'stdio', command: 'node', args: ["it's"] })).toBe("stdio:node 'it'\\''s'");
+    expect(targetKey({ kind: 'http', url: 'http://127.0.0.1:3000/mcp' })).toBe('http://127.0.0.1:3000/mcp');
   });
 });

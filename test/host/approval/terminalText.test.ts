@@ -1,7 +1,7 @@
 /** `terminalSafe` against hostile server text (src/host/terminalText.ts). */
 import { describe, expect, it } from 'vitest';
 
-import { ESCAPE_MARKER, terminalSafe } from '../../../src/host/terminalText.js';
+import { ESCAPE_MARKER, terminalSafe, terminalSafeJson } from '../../../src/host/terminalText.js';
 
 /** No C0 (but newline), DEL, C1, ESC, or Unicode format character survives. */
 // eslint-disable-next-line no-control-regex -- the test looks for control characters
@@ -54,5 +54,15 @@ describe('terminalSafe', () => {
     const safe = terminalSafe(hostile, 1000, { multiline: true });
     expect(safe).not.toMatch(CONTROL);
     expect(safe).toContain('unterminated osc');
+  });
+});
+
+describe('terminalSafeJson', () => {
+  it('escapes C1 controls, bidi overrides and line separators, and still parses to the same value', () => {
+    const value = { text: 'a\u009b2Jb\u202Ec\u2028d\u007fe', nested: ['\u200f'] };
+    const json = terminalSafeJson(value, 2);
+    expect(json).not.toMatch(/[\u007f-\u009f\u2028\u202e\u200f]/u);
+    expect(json).toContain('\\u009b');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
