@@ -3,7 +3,7 @@
  * only `sampling/createMessage`, `elicitation/create` and `roots/list` (anything else, such as a
  * `tools/call` meant to make the host call a tool, is `request_unsupported`), and each only when
  * the request's `clientCapabilities` declared it (`capability_undeclared`): `sampling`, plus
- * `sampling.tools` for `tools`/`toolChoice`; `elicitation` (`{}` or `form` for form mode, `url` for
+ * `sampling.tools` for `tools`/`toolChoice` and for messages carrying `tool_use`/`tool_result` blocks; `elicitation` (`{}` or `form` for form mode, `url` for
  * URL mode); `roots`. The caller checks the whole round before fulfilling any of it.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
@@ -20,6 +20,16 @@ function elicitationModes(declared: ClientCapabilities): { form: boolean; url: b
   return { form: elicitation.form !== undefined, url: elicitation.url !== undefined };
 }
 
+/** Whether any message carries a `tool_use` or `tool_result` block: a tool loop the host must have agreed to. */
+function carriesToolBlocks(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some((message) => {
+    const content: unknown = isObject(message) ? message.content : undefined;
+    const blocks: unknown[] = Array.isArray(content) ? content : [content];
+    return blocks.some((block) => isObject(block) && (block.type === 'tool_use' || block.type === 'tool_result'));
+  });
+}
+
 function checkOne(request: RawInputRequest, declared: ClientCapabilities, position: CallPosition): void {
   const { key, method } = request;
   const params: Record<string, unknown> = isObject(request.params) ? request.params : {};
@@ -28,7 +38,10 @@ function checkOne(request: RawInputRequest, declared: ClientCapabilities, positi
   switch (method) {
     case 'sampling/createMessage':
       if (!isObject(declared.sampling)) throw undeclared('sampling');
-      if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(declared.sampling.tools)) {
+      if (
+        (params.tools !== undefined || params.toolChoice !== undefined || carriesToolBlocks(params.messages)) &&
+        !isObject(declared.sampling.tools)
+      ) {
         throw undeclared('sampling.tools');
       }
       return;

@@ -64,6 +64,19 @@ describe('checkCapabilities', () => {
     ).not.toThrow();
   });
 
+  it('refuses messages with tool_use or tool_result blocks without sampling.tools (a tool loop not agreed to)', () => {
+    const loop = samplingParams({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: { cmd: 'ls' } }] },
+        { role: 'user', content: { type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: 'x' }] } },
+      ],
+    });
+    const error = refusal([sample('loop', loop)], { sampling: {} });
+    expect(error.code).toBe('capability_undeclared');
+    expect(error.message).toContain('sampling.tools');
+    expect(() => checkCapabilities([sample('loop', loop)], { sampling: { tools: {} } }, position())).not.toThrow();
+  });
+
   it('reads elicitation: {} as form only', () => {
     expect(() => checkCapabilities([elicit('a'), elicit('b', 'form')], { elicitation: {} }, position())).not.toThrow();
     const error = refusal([elicit('u', 'url')], { elicitation: {} });
