@@ -241,11 +241,15 @@ export async function fulfilRound(
 
   const sampling = valid.filter((request): request is SamplingRequest => request.method === 'sampling/createMessage');
   await review(sampling, position, policies, call);
+  const taken: string[] = [];
   for (const request of sampling) {
     for (const key of rateLimitKeys(position)) {
       try {
         await policies.rateLimiter.acquire(key, policies.signal);
+        taken.push(key);
       } catch (error) {
+        // No model is called this round: the tokens taken for it are given back.
+        for (const spent of taken) policies.rateLimiter.release?.(spent);
         policies.audit.record({ ...auditBase(position, request), decision: 'refused', reason: 'rate_limited' });
         throw error;
       }

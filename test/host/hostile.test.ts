@@ -494,3 +494,16 @@ describe('response bodies', () => {
     expect(() => createHost({ maxResponseBodyBytes: 0 })).toThrow(/maxResponseBodyBytes/);
   });
 });
+
+describe('rate limit bookkeeping', () => {
+  it('gives back the server token when the principal bucket refuses: no model call, no spend', async () => {
+    const limiter = createRateLimiter({ capacity: 1, refillPerSecond: 0, maxWaitMs: 0 });
+    // Another call of this principal emptied its bucket.
+    await limiter.acquire('principal:http://localhost/mcp#alice');
+    const { error, model } = await stopped(SCENARIOS.honest, { rateLimiter: limiter, principal: 'alice' });
+    expect(error.code).toBe('rate_limited');
+    expect(model.calls).toHaveLength(0);
+    // The server bucket still has its token.
+    await expect(limiter.acquire('server:http://localhost/mcp')).resolves.toBeUndefined();
+  });
+});

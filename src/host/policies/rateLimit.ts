@@ -25,6 +25,8 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimitOptions> = Object.freeze({
 export interface RateLimiter {
   /** Takes one token for `key`, waiting up to `maxWaitMs`; rejects with the abort reason if `signal` aborts. */
   acquire(key: string, signal?: AbortSignal): Promise<void>;
+  /** Gives back one token taken with `acquire` and never used (the round stopped before the model). */
+  release?(key: string): void;
 }
 
 export interface RateLimitClock {
@@ -112,6 +114,10 @@ export function createRateLimiter(
         if (current !== undefined) buckets.set(key, { tokens: Math.min(capacity, current.tokens + 1), at: current.at });
         throw error;
       }
+    },
+    release(key) {
+      const bucket = buckets.get(key);
+      if (bucket !== undefined) buckets.set(key, { tokens: Math.min(capacity, bucket.tokens + 1), at: bucket.at });
     },
   };
 }

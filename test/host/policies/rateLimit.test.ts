@@ -210,3 +210,17 @@ describe('sharedRateLimiter and rateLimitKeys', () => {
     ]);
   });
 });
+
+describe('release', () => {
+  it('gives an unused token back, never above the capacity', async () => {
+    const limiter = createRateLimiter({ capacity: 1, refillPerSecond: 0, maxWaitMs: 0 });
+    await limiter.acquire('server:a');
+    await expect(limiter.acquire('server:a')).rejects.toMatchObject({ code: 'rate_limited' });
+    limiter.release?.('server:a');
+    await limiter.acquire('server:a');
+    limiter.release?.('server:a');
+    limiter.release?.('server:a');
+    await limiter.acquire('server:a');
+    await expect(limiter.acquire('server:a')).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+});
