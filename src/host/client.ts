@@ -26,7 +26,8 @@ export interface HostClientOptions {
   negotiation?: 'pin' | 'auto';
 }
 
-export function hostCapabilities(options: HostClientOptions): ClientCapabilities {
+/** What a host declares: exactly what it can answer (shared by createHostClient and createHost). */
+export function hostCapabilities(options: { model?: unknown; elicit?: unknown; roots?: unknown }): ClientCapabilities {
   return {
     ...(options.model !== undefined && { sampling: {} }),
     ...(options.elicit !== undefined && { elicitation: { form: {} } }),

@@ -26,7 +26,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ModelInputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { silentAuditLog, type AuditLog } from './auditLog.js';
-import { httpClientTransport } from './client.js';
+import { hostCapabilities, httpClientTransport } from './client.js';
 import type { TerminalElicitor } from './elicitTerminal.js';
 import { auditRefusedRound, fulfilRound, rawInputRequests, type RoundPolicies } from './fulfilRound.js';
 import { HostError, isHostError } from './hostError.js';
@@ -184,11 +184,11 @@ export function asProtocolError(error: unknown, tool: string): HostError {
 
 export function createHost(options: HostOptions = {}): Host {
   const models = options.models ?? [];
-  const capabilities: ClientCapabilities = {
-    ...(models.length > 0 && { sampling: {} }),
-    ...(options.elicit !== undefined && { elicitation: { form: {} } }),
-    ...(options.roots !== undefined && { roots: {} }),
-  };
+  const capabilities: ClientCapabilities = hostCapabilities({
+    model: models[0]?.model,
+    elicit: options.elicit,
+    roots: options.roots,
+  });
   const limits: RequestLimits = resolveLimits('host limits', DEFAULT_REQUEST_LIMITS, options.limits);
   const budgets: BudgetLimits = resolveLimits('host budgets', DEFAULT_BUDGET_LIMITS, options.budgets);
   const maxRounds = options.maxRounds ?? DEFAULT_HOST_MAX_ROUNDS;
