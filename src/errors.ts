@@ -10,6 +10,7 @@ export type ModelInputErrorCode =
   | 'config_invalid'
   | 'state_keys_invalid'
   | 'state_rejected'
+  | 'store_unavailable'
   | 'root_invalid'
   | 'path_outside_root'
   | 'repo_unreadable'

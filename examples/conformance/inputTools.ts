@@ -60,7 +60,7 @@ function stagedTool(
     inputSchema: noArgs,
     run: async (args, ctx) => {
       const target = { method: 'tools/call' as const, name, args };
-      const opened = openRound<Phase>(ctx, target, options, () => ({ step: 0, answers: {} }));
+      const opened = await openRound<Phase>(ctx, target, options, () => ({ step: 0, answers: {} }));
       let phase = opened.state;
       const stage = stages[phase.step];
       if (stage !== undefined && opened.round > 0) {

@@ -48,7 +48,7 @@ function oneRoundTool<S extends z.ZodObject>(spec: OneRoundSpec<S>, options: Rou
       const refused = spec.refuse?.(ctx);
       if (refused !== undefined) return text(`${spec.name} cannot run: ${refused}`, true);
       const target = { method: 'tools/call' as const, name: spec.name, args };
-      const opened = openRound<Record<string, never>>(ctx, target, options, () => ({}));
+      const opened = await openRound<Record<string, never>>(ctx, target, options, () => ({}));
       const { key, request } = spec.ask(args);
       const raw = opened.responses[key];
       if (raw !== undefined) return spec.finish(raw, key);

@@ -81,7 +81,7 @@ export function registerSurface(server: Server, principal: string, rounds: Round
     if (name !== 'test_input_required_result_prompt') return staticPrompt(name, args);
     const context = toolContextOf(ctx, principal);
     const target = { method: 'prompts/get' as const, name, args };
-    const opened = openRound<Record<string, never>>(context, target, rounds, () => ({}));
+    const opened = await openRound<Record<string, never>>(context, target, rounds, () => ({}));
     const raw = opened.responses['user_context'];
     if (raw !== undefined) {
       const answer = readElicitResult('user_context', raw);

@@ -28,12 +28,19 @@ import {
 
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
-import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
+import {
+  createUsageMeter,
+  DEFAULT_MODEL_BUDGET,
+  type ModelCallRecord,
+  type UsageMeter,
+  type UsageTotals,
+} from '../models/usage.js';
 import type { ToolContext } from '../server/tool.js';
 import type { StateCodec } from '../state/index.js';
+import type { SharedStore } from '../state/stores/index.js';
 import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';
-import { askForInput, openRound, type RoundTarget, type SealedRound } from './inputRounds.js';
+import { askForInput, openRound, type RoundEvents, type RoundTarget, type SealedRound } from './inputRounds.js';
 import { readSamplingResult } from './inputResponses.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
 
@@ -50,11 +57,22 @@ export interface FlowRoundState<State> {
 /** The sealed `requestState` payload of a flow. */
 export type SealedFlow<State> = SealedRound<FlowRoundState<State>>;
 
+/** What the engine reports (metrics): the round machinery's events and every model call. */
+export interface FlowEvents extends RoundEvents {
+  /** A server-owned model call ended. */
+  serverModelCall?(call: ModelCallRecord): void;
+  /** The host's model answered an input request (its tokens are the client's business). */
+  hostModelAnswer?(key: string): void;
+}
+
 export interface EngineOptions {
   codec: StateCodec<SealedFlow<unknown>>;
   models: ModelPlan;
   logger: Logger;
   maxRounds?: number;
+  /** Single-use request state (see inputRounds.ts); without it state is single-flow only. */
+  store?: Pick<SharedStore, 'consumeOnce'>;
+  events?: FlowEvents;
   /** The usage meter's clock (latency, the model deadline); injected in tests. */
   now?: () => number;
 }
@@ -130,11 +148,19 @@ async function runRounds<Args, State extends FlowState>(
     codec: options.codec,
     logger: options.logger,
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.store !== undefined && { store: options.store }),
+    ...(options.events !== undefined && { events: options.events }),
   };
-  const opened = openRound<FlowRoundState<State>>(ctx, target, rounds, () => ({ f: flow.initial(args) }));
+  const opened = await openRound<FlowRoundState<State>>(ctx, target, rounds, () => ({ f: flow.initial(args) }));
+  const onCall = (call: ModelCallRecord): void => {
+    options.events?.serverModelCall?.(call);
+    // The principal's daily budget is charged per model call, so a failing call still pays what it spent.
+    if (call.tokens > 0) ctx.chargeModelTokens?.(call.tokens);
+  };
   const meter = createUsageMeter({
     budget: options.models.budget ?? DEFAULT_MODEL_BUDGET,
     logger: options.logger,
+    onCall,
     ...(opened.state.u !== undefined && { start: opened.state.u }),
     ...(options.now !== undefined && { now: options.now }),
   });
@@ -146,7 +172,10 @@ async function runRounds<Args, State extends FlowState>(
     if (source === undefined) throw new Error(`no model source for ${step.key}`); // checked above
     let answer: CreateMessageResult | undefined;
     const raw = responses[step.key];
-    if (raw !== undefined) answer = readSamplingResult(step.key, raw);
+    if (raw !== undefined) {
+      answer = readSamplingResult(step.key, raw);
+      options.events?.hostModelAnswer?.(step.key);
+    }
     responses = {};
 
     if (answer === undefined) {

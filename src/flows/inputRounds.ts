@@ -8,6 +8,10 @@
  *   (-32021 otherwise), enforces the round cap carried in the state, seals the next state and
  *   returns the `input_required` result.
  *
+ * With a store, state is single use: the round that accepts a token consumes its id (atomically, on
+ * every instance sharing the store); a second presentation is rejected like any invalid state. A store
+ * that cannot answer refuses the round (-32603, saying so): never accept what cannot be checked.
+ *
  * Rejected state is always -32602 with one fixed message; the reason goes to the log only.
  */
 import {
@@ -21,9 +25,18 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
-import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
+import {
+  digestArguments,
+  StateRejectedError,
+  type StateBinding,
+  type StateCodec,
+  type StateRejectReason,
+} from '../state/index.js';
+import { StoreUnavailableError, type SharedStore } from '../state/stores/index.js';
 
 export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
+export const STORE_UNAVAILABLE_MESSAGE =
+  'The request-state store is unreachable: this server refuses MRTR rounds until it is back. Retry later.';
 export const DEFAULT_MAX_ROUNDS = 6;
 
 /** What is sealed into `requestState` between rounds. */
@@ -43,10 +56,21 @@ export interface RoundRequest {
   inputResponses: Record<string, unknown> | undefined;
 }
 
+/** What the round machinery reports (metrics); every member optional. */
+export interface RoundEvents {
+  /** A retry's state was verified and accepted. */
+  roundAccepted?(): void;
+  stateRejected?(reason: StateRejectReason | 'store_unavailable'): void;
+  inputRequired?(): void;
+}
+
 export interface RoundOptions {
   codec: StateCodec<SealedRound<unknown>>;
   logger: Logger;
   maxRounds?: number;
+  /** Single use: consumed state ids (in-process or shared by a fleet). Without one, state is single-flow only. */
+  store?: Pick<SharedStore, 'consumeOnce'>;
+  events?: RoundEvents;
 }
 
 /** What the state is bound to besides the principal. */
@@ -75,21 +99,36 @@ export function bindingOf(request: RoundRequest, target: RoundTarget): StateBind
   };
 }
 
-export function openRound<State>(
+export async function openRound<State>(
   request: RoundRequest,
   target: RoundTarget,
   options: RoundOptions,
   initial: () => State,
-): OpenedRound<State> {
+): Promise<OpenedRound<State>> {
   if (request.requestState === undefined) return { state: initial(), round: 0, responses: {}, missing: [] };
+  const reject = (reason: StateRejectReason): never => {
+    options.events?.stateRejected?.(reason);
+    options.logger.warn(`${target.name}: request state rejected (${reason}) for principal ${request.principal}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+  };
   let sealed: SealedRound<State>;
   try {
-    sealed = (options.codec as StateCodec<SealedRound<State>>).open(request.requestState, bindingOf(request, target));
+    const opened = (options.codec as StateCodec<SealedRound<State>>).openState(
+      request.requestState,
+      bindingOf(request, target),
+    );
+    if (options.store !== undefined && !(await options.store.consumeOnce(opened.id, opened.expiresAtMs))) {
+      return reject('replayed');
+    }
+    sealed = opened.payload;
   } catch (error) {
-    if (!(error instanceof StateRejectedError)) throw error;
-    options.logger.warn(`${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+    if (error instanceof StateRejectedError) return reject(error.reason);
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    options.events?.stateRejected?.('store_unavailable');
+    options.logger.warn(`${target.name}: ${error.message}: round refused for principal ${request.principal}`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, STORE_UNAVAILABLE_MESSAGE);
   }
+  options.events?.roundAccepted?.();
   const responses: Record<string, unknown> = {};
   const missing: string[] = [];
   for (const key of sealed.awaiting) {
@@ -156,6 +195,7 @@ export function askForInput<State>(
   const sealed: SealedRound<State> = { s: state, awaiting: Object.keys(requests), round: round + 1 };
   try {
     const requestState = (options.codec as StateCodec<SealedRound<State>>).seal(bindingOf(request, target), sealed);
+    options.events?.inputRequired?.();
     return { kind: 'asked', result: inputRequired({ inputRequests: requests, requestState }) };
   } catch (error) {
     if (!(error instanceof StateRejectedError)) throw error;

@@ -47,9 +47,22 @@ export interface UsageMeter {
   totals(): UsageTotals;
 }
 
+/** One server-owned model call as the meter saw it (metrics). */
+export interface ModelCallRecord {
+  /** The configured model (`openai:…`, `builtin`, …). */
+  model: string;
+  /** Input plus output tokens counted for the call (0 when it failed before any were reported). */
+  tokens: number;
+  latencyMs: number;
+  /** `ok`, or the failure kind. */
+  outcome: string;
+}
+
 export interface UsageMeterOptions {
   budget: ModelBudget;
   logger: Logger;
+  /** Told about every server-owned model call after it ends. */
+  onCall?: (call: ModelCallRecord) => void;
   /** Totals carried over from earlier rounds of the same tool call. */
   start?: UsageTotals;
   /** A monotonic clock in milliseconds, for latency and the deadline; injected in tests. */
@@ -119,6 +132,14 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
         request.onUsage?.(counted);
       };
 
+      const record = (outcome: string): void =>
+        options.onCall?.({
+          model: model.name,
+          tokens: tokens === undefined ? 0 : addTokens(tokens.input, tokens.output),
+          latencyMs: now() - started,
+          outcome,
+        });
+
       // The call's signal also ends when the deadline passes, for models that do not watch it themselves.
       const controller = new AbortController();
       const timeUp = deadlineExceeded(model.name, deadlineMs);
@@ -138,6 +159,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
         const modelName = displayModelName(answer.model, model.name);
         if (!totals.models.includes(modelName)) totals.models.push(modelName);
         logger.info(line(modelName, 'ok'));
+        record('ok');
         return { ...answer, model: modelName };
       } catch (thrown) {
         const error = controller.signal.reason === timeUp && request.signal?.aborted !== true ? timeUp : thrown;
@@ -145,6 +167,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
           ? `${error.failure}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`
           : 'error';
         logger.info(line(isModelProviderError(error) ? error.model : model.name, outcome));
+        record(isModelProviderError(error) ? error.failure : 'error');
         throw error;
       } finally {
         clearTimeout(timer);

@@ -36,6 +36,11 @@ export interface ToolContext {
    * then answers `isError` naming it (instead of -32021), or says that a server-owned model answered.
    */
   hostUnavailable?: string;
+  /**
+   * Adds tokens a server-owned model spent for this principal to its daily budget
+   * (`--principal-token-budget`); fire and forget (a store failure is logged, not thrown).
+   */
+  chargeModelTokens?(tokens: number): void;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

@@ -23,9 +23,20 @@ export interface StateCodecOptions {
   now?: () => number;
 }
 
+/** An opened token: its payload, plus the unique id and expiry that single use is enforced on. */
+export interface OpenedState<T> {
+  payload: T;
+  /** Random, unique per sealed token (128 bits, base64url); never shown to the client in the clear. */
+  id: string;
+  /** When the token expires, in epoch milliseconds: a consumed id need not be remembered past it. */
+  expiresAtMs: number;
+}
+
 export interface StateCodec<T> {
   seal(binding: StateBinding, payload: T): string;
+  /** The payload of a verified token (see `openState` for its id and expiry). */
   open(token: unknown, binding: StateBinding): T;
+  openState(token: unknown, binding: StateBinding): OpenedState<T>;
   readonly ttlSeconds: number;
 }
 
@@ -37,9 +48,13 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const ALGORITHM = 'aes-256-gcm';
 const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
+const ID_BYTES = 16;
+const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 interface SealedClaims {
   v: 1;
+  /** Unique id: the single-use store consumes it when a round accepts the token. */
+  jti: string;
   prn: string;
   mth: string;
   tool: string;
@@ -65,6 +80,7 @@ export function createStateCodec<T>(options: StateCodecOptions): StateCodec<T> {
     const iat = nowSeconds();
     const claims: SealedClaims = {
       v: 1,
+      jti: randomBytes(ID_BYTES).toString('base64url'),
       prn: binding.principal,
       mth: binding.method,
       tool: binding.tool,
@@ -90,7 +106,7 @@ export function createStateCodec<T>(options: StateCodecOptions): StateCodec<T> {
     return token;
   }
 
-  function open(token: unknown, binding: StateBinding): T {
+  function openState(token: unknown, binding: StateBinding): OpenedState<T> {
     if (typeof token !== 'string') {
       throw new StateRejectedError('malformed');
     }
@@ -140,10 +156,11 @@ export function createStateCodec<T>(options: StateCodecOptions): StateCodec<T> {
     if (!safeEqual(claims.arg, binding.argumentsDigest)) {
       throw new StateRejectedError('arguments');
     }
-    return claims.p as T;
+    return { payload: claims.p as T, id: claims.jti, expiresAtMs: claims.exp * 1000 };
   }
 
-  return Object.freeze({ seal, open, ttlSeconds });
+  const open = (token: unknown, binding: StateBinding): T => openState(token, binding).payload;
+  return Object.freeze({ seal, open, openState, ttlSeconds });
 }
 
 function aad(kid: string): Buffer {
@@ -173,7 +190,8 @@ function parseClaims(plaintext: Buffer): SealedClaims {
   const claims = value as Record<string, unknown>;
   const stringsOk = ['prn', 'mth', 'tool', 'arg'].every((name) => typeof claims[name] === 'string');
   const timesOk = Number.isSafeInteger(claims.iat) && Number.isSafeInteger(claims.exp);
-  if (claims.v !== 1 || !stringsOk || !timesOk) {
+  const idOk = typeof claims.jti === 'string' && ID_PATTERN.test(claims.jti);
+  if (claims.v !== 1 || !stringsOk || !timesOk || !idOk) {
     throw new StateRejectedError('malformed');
   }
   return claims as unknown as SealedClaims;

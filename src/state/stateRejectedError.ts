@@ -2,7 +2,17 @@ import { ModelInputError } from '../errors.js';
 
 /** Why a request-state token was refused. Safe to log: carries no token content. */
 export type StateRejectReason =
-  'malformed' | 'unknown_key' | 'bad_tag' | 'expired' | 'principal' | 'method' | 'tool' | 'arguments' | 'oversize';
+  | 'malformed'
+  | 'unknown_key'
+  | 'bad_tag'
+  | 'expired'
+  | 'principal'
+  | 'method'
+  | 'tool'
+  | 'arguments'
+  | 'oversize'
+  /** Authentic and in time, but already accepted by an earlier round (on any instance sharing the store). */
+  | 'replayed';
 
 /** A request-state token failed to seal or open. The message names only the reason. */
 export class StateRejectedError extends ModelInputError<'state_rejected'> {

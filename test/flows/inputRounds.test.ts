@@ -8,11 +8,13 @@ import {
   askWithoutState,
   openRound,
   REJECTED_STATE_MESSAGE,
+  STORE_UNAVAILABLE_MESSAGE,
   type RoundRequest,
   type SealedRound,
 } from '../../src/flows/inputRounds.js';
 import { silentLogger } from '../../src/logger.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
+import { createMemoryStore, StoreUnavailableError, type SharedStore } from '../../src/state/stores/index.js';
 
 const options = {
   codec: createStateCodec<SealedRound<unknown>>({ keyRing: createEphemeralKeyRing() }),
@@ -43,22 +45,22 @@ const errorCode = (fn: () => unknown): number | undefined => {
 };
 
 describe('input rounds', () => {
-  it('seals state and hands back only the awaited responses', () => {
+  it('seals state and hands back only the awaited responses', async () => {
     const asked = askForInput(request(), target, options, { step: 1 }, 0, { name: ask('Name?') });
     if (asked.kind !== 'asked') throw new Error('expected asked');
     expect(Object.keys(asked.result.inputRequests ?? {})).toEqual(['name']);
-    const opened = openRound(
+    const opened = await openRound(
       request({ requestState: asked.result.requestState, inputResponses: { name: { action: 'accept' }, other: {} } }),
       target,
       options,
       () => ({ step: 0 }),
     );
     expect(opened).toEqual({ state: { step: 1 }, round: 1, responses: { name: { action: 'accept' } }, missing: [] });
-    const missing = openRound(request({ requestState: asked.result.requestState }), target, options, () => ({}));
+    const missing = await openRound(request({ requestState: asked.result.requestState }), target, options, () => ({}));
     expect(missing.missing).toEqual(['name']);
   });
 
-  it('refuses state bound to other arguments or another principal with the fixed message', () => {
+  it('refuses state bound to other arguments or another principal with the fixed message', async () => {
     const asked = askForInput(request(), target, options, {}, 0, { name: ask('Name?') });
     if (asked.kind !== 'asked') throw new Error('expected asked');
     for (const [req, tgt] of [
@@ -66,7 +68,7 @@ describe('input rounds', () => {
       [request({ requestState: asked.result.requestState, principal: 'q' }), target],
       [request({ requestState: asked.result.requestState }), { ...target, method: 'prompts/get' as const }],
     ] as const) {
-      expect(() => openRound(req, tgt, options, () => ({}))).toThrow(REJECTED_STATE_MESSAGE);
+      await expect(openRound(req, tgt, options, () => ({}))).rejects.toThrow(REJECTED_STATE_MESSAGE);
     }
   });
 
@@ -96,5 +98,53 @@ describe('input rounds', () => {
     const result = askWithoutState(request(), { n: ask('?') });
     expect(result.resultType).toBe('input_required');
     expect(result.requestState).toBeUndefined();
+  });
+});
+
+describe('single-use request state', () => {
+  const singleUse = (store: Pick<SharedStore, 'consumeOnce'>, rejected: string[] = []) => ({
+    ...options,
+    store,
+    events: { stateRejected: (reason: string) => rejected.push(reason) },
+  });
+
+  it('accepts a state once; the second presentation is -32602 like any invalid state', async () => {
+    const rejected: string[] = [];
+    const rounds = singleUse(createMemoryStore(), rejected);
+    const asked = askForInput(request(), target, rounds, { step: 1 }, 0, { name: ask('Name?') });
+    if (asked.kind !== 'asked') throw new Error('expected asked');
+    const retry = request({ requestState: asked.result.requestState, inputResponses: { name: { action: 'accept' } } });
+    expect((await openRound(retry, target, rounds, () => ({}))).state).toEqual({ step: 1 });
+    const replay = openRound(retry, target, rounds, () => ({}));
+    await expect(replay).rejects.toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
+    expect(rejected).toEqual(['replayed']);
+  });
+
+  it('does not consume a state that fails verification', async () => {
+    const store = createMemoryStore();
+    const rounds = singleUse(store);
+    const asked = askForInput(request(), target, rounds, {}, 0, { name: ask('Name?') });
+    if (asked.kind !== 'asked') throw new Error('expected asked');
+    const state = asked.result.requestState;
+    await expect(
+      openRound(request({ requestState: state, principal: 'q' }), target, rounds, () => ({})),
+    ).rejects.toThrow(REJECTED_STATE_MESSAGE);
+    // The rightful caller can still use it once.
+    await expect(openRound(request({ requestState: state }), target, rounds, () => ({}))).resolves.toMatchObject({
+      round: 1,
+    });
+  });
+
+  it('fails closed, saying so, when the store cannot answer', async () => {
+    const rejected: string[] = [];
+    const down = { consumeOnce: () => Promise.reject(new StoreUnavailableError('redis://127.0.0.1:1/')) };
+    const rounds = singleUse(down, rejected);
+    const asked = askForInput(request(), target, rounds, {}, 0, { name: ask('Name?') });
+    if (asked.kind !== 'asked') throw new Error('expected asked');
+    const refused = openRound(request({ requestState: asked.result.requestState }), target, rounds, () => ({}));
+    await expect(refused).rejects.toMatchObject({ code: -32603, message: STORE_UNAVAILABLE_MESSAGE });
+    expect(rejected).toEqual(['store_unavailable']);
+    // A first call presents no state: nothing to consume, the store is not asked.
+    await expect(openRound(request(), target, rounds, () => ({ fresh: true }))).resolves.toMatchObject({ round: 0 });
   });
 });

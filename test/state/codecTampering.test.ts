@@ -110,6 +110,7 @@ describe('opening tampered or malformed state', () => {
     const exp = Math.floor(T0 / 1000) + 60;
     const good = {
       v: 1,
+      jti: 'AAAAAAAAAAAAAAAAAAAAAA',
       prn: binding.principal,
       mth: binding.method,
       tool: binding.tool,
@@ -120,5 +121,13 @@ describe('opening tampered or malformed state', () => {
     expect(rejection(() => c.open(forge('[1]'), binding))).toBe('malformed');
     expect(rejection(() => c.open(forge(JSON.stringify({ ...good, v: 2, iat: 0, exp })), binding))).toBe('malformed');
     expect(rejection(() => c.open(forge(JSON.stringify({ ...good, iat: 0, exp: '9' })), binding))).toBe('malformed');
+    // Single use needs the id: a token without one (or with a wrong-shaped one) is not accepted.
+    const { jti: _omitted, ...withoutId } = good;
+    expect(rejection(() => c.open(forge(JSON.stringify({ ...withoutId, iat: exp - 60, exp })), binding))).toBe(
+      'malformed',
+    );
+    expect(rejection(() => c.open(forge(JSON.stringify({ ...good, jti: 'x', iat: exp - 60, exp })), binding))).toBe(
+      'malformed',
+    );
   });
 });

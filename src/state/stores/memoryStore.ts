@@ -1,0 +1,45 @@
+/** The default store: this process only (one instance; nothing to install). */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+
+import { wrapRateLimiter } from './pointLimiter.js';
+import type { SharedStore } from './store.js';
+
+export interface MemoryStoreOptions {
+  /** Clock in milliseconds; default `Date.now`. */
+  now?: () => number;
+}
+
+export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore {
+  const now = options.now ?? Date.now;
+  // id -> expiry (ms). An id is remembered until its state would have expired anyway. One codec
+  // gives every state the same lifetime, so insertion order is expiry order: the sweep stops at
+  // the first id still alive, and costs only what it removes.
+  const consumed = new Map<string, number>();
+
+  function sweep(at: number): void {
+    for (const [id, expiresAtMs] of consumed) {
+      if (expiresAtMs > at) return;
+      consumed.delete(id);
+    }
+  }
+
+  return {
+    kind: 'memory',
+    description: 'memory (this process)',
+    consumeOnce(id, expiresAtMs) {
+      const at = now();
+      const known = consumed.get(id);
+      if (known !== undefined && known > at) return Promise.resolve(false);
+      sweep(at);
+      consumed.delete(id);
+      consumed.set(id, expiresAtMs);
+      return Promise.resolve(true);
+    },
+    limiter({ name, points, durationSeconds }) {
+      const limiter = new RateLimiterMemory({ keyPrefix: `mmi:${name}`, points, duration: durationSeconds });
+      return wrapRateLimiter(limiter, points, 'memory');
+    },
+    ping: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+}
