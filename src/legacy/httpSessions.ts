@@ -137,7 +137,7 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
   return {
     async open(input) {
       if (!(await store.hasRoom())) return full(requestId(input.body) ?? null);
-      const id = randomUUID();
+      const id = `${options.sessionIdPrefix ?? ''}${randomUUID()}`;
       const product = await options.factory({
         era: 'legacy',
         ...(input.authInfo !== undefined && { authInfo: input.authInfo }),

@@ -29,4 +29,9 @@ export interface LegacyHttpOptions {
   sessionIdleSeconds?: number;
   /** The store's clock, in milliseconds; injected in tests. */
   now?: () => number;
+  /**
+   * Put before every session id this instance mints (`serve --instance-id i1` gives `i1.<uuid>`), so a
+   * load balancer can send a session's later requests back to the instance that holds its live stream.
+   */
+  sessionIdPrefix?: string;
 }

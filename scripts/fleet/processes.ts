@@ -1,0 +1,130 @@
+/**
+ * Child processes of a local fleet — redis-server, `serve` instances, nginx — started on free loopback
+ * ports with every file (configuration, pid, logs, nginx temp paths) in one temporary directory, each
+ * stoppable (SIGTERM, then SIGKILL after a grace period) and killable. Shared by `npm run fleet`, the
+ * fleet tests and the fleet benchmark.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+
+export interface Started {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** stdout and stderr so far (bounded). */
+  output(): string;
+  /** SIGTERM, wait up to `graceMs` (default 5 s), then SIGKILL; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  /** SIGKILL at once, as a crash would (`kill -9`). */
+  kill9(): Promise<void>;
+  readonly exited: Promise<number | null>;
+}
+
+const MAX_OUTPUT = 64 * 1024;
+
+/** A port free on 127.0.0.1 right now (the OS picks it; the caller binds it soon after). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a binary is on PATH (`command -v`). */
+export function hasBinary(name: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Spawns `command` and resolves once `ready` holds — a pattern its output matches, or a check that
+ * answers true — within `timeoutMs`; rejects, killing the child, if it exits or never gets ready.
+ */
+export async function startProcess(
+  name: string,
+  command: string,
+  args: readonly string[],
+  ready: RegExp | (() => Promise<boolean>),
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<Started> {
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+  });
+  let output = '';
+  const append = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-MAX_OUTPUT);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    child.once('exit', (code, signal) => resolve(code ?? (signal === null ? null : 128)));
+  });
+  const started: Started = {
+    name,
+    child,
+    output: () => output,
+    exited,
+    stop: async (graceMs = 5000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.kill('SIGTERM');
+      const code = await exited;
+      clearTimeout(force);
+      return code;
+    },
+    kill9: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  await new Promise<void>((resolve, reject) => {
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: ${why}\n${output}`));
+    };
+    const timer = setTimeout(() => fail(`not ready within ${timeoutMs} ms`), timeoutMs);
+    let checking = false;
+    const poll = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void (ready instanceof RegExp ? Promise.resolve(ready.test(output)) : ready()).then((ok) => {
+        checking = false;
+        if (!ok || child.exitCode !== null) return;
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve();
+      });
+    }, 25);
+    void exited.then((code) => fail(`exited with ${code} before it was ready`));
+  });
+  return started;
+}
+
+/** Stops every process given, in reverse order, never throwing. */
+export async function stopAll(processes: readonly (Started | undefined)[], graceMs?: number): Promise<void> {
+  for (const started of [...processes].reverse()) {
+    if (started !== undefined) await started.stop(graceMs).catch(() => {});
+  }
+}
