@@ -15,6 +15,7 @@ import {
   Client,
   isInputRequiredResult,
   ProtocolError,
+  SdkHttpError,
   type CallToolResult,
   type ClientCapabilities,
   type Root,
@@ -91,8 +92,13 @@ export interface HostCallOptions {
 
 export interface HostCallResult {
   result: CallToolResult;
-  /** How many `input_required` rounds the call took. */
+  /** How many `input_required` rounds the call took (in the attempt that completed). */
   rounds: number;
+  /**
+   * 1 when the call was started again after a leg was lost in transit (HTTP only: the connection
+   * failed, or a balancer answered 502/503/504), else 0. See `lostInTransit`.
+   */
+  restarts: number;
   /** Model spend across the call's rounds. */
   usage: { tokens: number; bytes: number };
 }
@@ -182,6 +188,40 @@ export function asProtocolError(error: unknown, tool: string): HostError {
   });
 }
 
+/** HTTP statuses a balancer answers for an instance that died or is draining: the leg never completed. */
+const LOST_STATUSES = new Set([502, 503, 504]);
+const LOST_SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * Why a leg was lost in transit (the connection failed, or a balancer answered 502/503/504), or
+ * undefined when the server answered (a JSON-RPC error, 4xx, a bad body): that answer stands.
+ */
+export function lostInTransit(error: unknown): string | undefined {
+  if (error instanceof SdkHttpError && LOST_STATUSES.has(error.status)) return `HTTP ${error.status}`;
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && LOST_SOCKET_CODES.has(code)) return code;
+    if (cause instanceof TypeError && cause.message === 'fetch failed') {
+      const inner = (cause.cause as { code?: unknown } | undefined)?.code;
+      return typeof inner === 'string' ? inner : 'fetch failed';
+    }
+    cause = cause.cause;
+  }
+  return undefined;
+}
+
+/** A leg lost in transit, carried up to `callModern`, which starts the call again once. */
+class LostInTransit extends Error {
+  override name = 'LostInTransit';
+  constructor(
+    readonly round: number,
+    readonly reason: string,
+    override readonly cause: unknown,
+  ) {
+    super(`round ${round} lost in transit (${reason})`);
+  }
+}
+
 export function createHost(options: HostOptions = {}): Host {
   const models = options.models ?? [];
   const capabilities: ClientCapabilities = hostCapabilities({
@@ -254,6 +294,11 @@ export function createHost(options: HostOptions = {}): Host {
       }
     }
 
+    /**
+     * A leg lost in transit may have been accepted — its single-use state consumed — by an instance
+     * that died before answering; retrying that leg could only be refused. So the whole call starts
+     * again, once, with the same policies (budget, approval for the call), and the trace says so.
+     */
     async function callModern(
       name: string,
       args: Record<string, unknown>,
@@ -261,6 +306,31 @@ export function createHost(options: HostOptions = {}): Host {
     ): Promise<HostCallResult> {
       const policies = policiesFor(call.signal);
       const approval = { approvedForCall: false };
+      try {
+        return { ...(await driveRounds(name, args, call, policies, approval)), restarts: 0 };
+      } catch (error) {
+        const lost = error instanceof LostInTransit ? error : undefined;
+        if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true) {
+          throw lost === undefined ? error : asProtocolError(lost.cause, name);
+        }
+        options.trace?.(
+          `restart ${name}: round ${lost.round} was lost in transit (${lost.reason}); starting the call again (once)`,
+        );
+        try {
+          return { ...(await driveRounds(name, args, call, policies, approval)), restarts: 1 };
+        } catch (again) {
+          throw again instanceof LostInTransit ? asProtocolError(again.cause, name) : again;
+        }
+      }
+    }
+
+    async function driveRounds(
+      name: string,
+      args: Record<string, unknown>,
+      call: HostCallOptions,
+      policies: RoundPolicies,
+      approval: { approvedForCall: boolean },
+    ): Promise<Omit<HostCallResult, 'restarts'>> {
       // Served from the SDK's cache within the server's ttlMs.
       const definition = (await listTools()).find((tool) => tool.name === name);
       const checkOutput = createOutputCheck(definition);
@@ -277,6 +347,8 @@ export function createHost(options: HostOptions = {}): Host {
             ...(call.signal !== undefined && { signal: call.signal }),
           });
         } catch (error) {
+          const reason = lostInTransit(error);
+          if (reason !== undefined) throw new LostInTransit(round, reason, error);
           throw asProtocolError(error, name);
         }
         if (!isInputRequiredResult(answer)) {
@@ -351,7 +423,7 @@ export function createHost(options: HostOptions = {}): Host {
           },
         )) as CallToolResult;
         session.rethrowStop();
-        return { result, rounds: session.rounds(), usage: session.usage() };
+        return { result, rounds: session.rounds(), restarts: 0, usage: session.usage() };
       } catch (error) {
         session.rethrowStop();
         throw asProtocolError(error, name);

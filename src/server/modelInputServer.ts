@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
 import { createStateCodec, type KeyRing } from '../state/index.js';
+import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { VERSION } from '../version.js';
 import { createServerFactory, SERVER_NAME } from './createServer.js';
 import { principalFromAuthInfo } from './principals.js';
@@ -32,6 +33,8 @@ export interface ModelInputServerOptions {
   budgets?: Partial<SummarizeBudgets>;
   /** Legacy (2025-11-25) clients: live sampling requests per tool call (default 5). */
   maxSamplesPerCall?: number;
+  /** Where consumed request-state ids are kept (single use): default a store in this process. */
+  store?: SharedStore;
 }
 
 export function createModelInputServerFactory(options: ModelInputServerOptions): McpServerFactory {
@@ -47,6 +50,7 @@ export function createModelInputServerFactory(options: ModelInputServerOptions):
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
+    store: options.store ?? createMemoryStore(),
   });
   return createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },

@@ -5,7 +5,8 @@ import type { ModelPlan } from '../../models/sources.js';
 import { openRepository, type RepositoryOptions } from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
 import type { StateCodec } from '../../state/index.js';
-import { runFlow, type SealedFlow } from '../engine.js';
+import type { SharedStore } from '../../state/stores/index.js';
+import { runFlow, type FlowEvents, type SealedFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
 import type { SummarizeBudgets } from './prompts.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
@@ -19,6 +20,9 @@ export interface SummarizeRepoToolOptions {
   repository?: RepositoryOptions;
   /** Pick prompt bytes, summary read budgets, final text tokens (defaults in prompts.ts). */
   budgets?: Partial<SummarizeBudgets>;
+  /** Single-use request state (consumed ids); without it state is single-flow only. */
+  store?: Pick<SharedStore, 'consumeOnce'>;
+  events?: FlowEvents;
 }
 
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
@@ -39,6 +43,8 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
           models: options.models,
           logger: options.logger,
           ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+          ...(options.store !== undefined && { store: options.store }),
+          ...(options.events !== undefined && { events: options.events }),
         });
       } catch (error) {
         if (error instanceof ModelInputError && error.code === 'path_outside_root') {
