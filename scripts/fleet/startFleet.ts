@@ -106,7 +106,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ...(options.drainTimeoutSeconds === undefined ? [] : ['--drain-timeout', String(options.drainTimeoutSeconds)]),
         ...(options.serveArgs ?? []),
       ];
-      const process_ = await startProcess(`instance ${instanceId(index)}`, process.execPath, args, /at http:\/\/\S+\/mcp/);
+      const process_ = await startProcess(
+        `instance ${instanceId(index)}`,
+        process.execPath,
+        args,
+        /at http:\/\/\S+\/mcp/,
+      );
       return {
         id: instanceId(index),
         port,

@@ -107,6 +107,12 @@ async function checkStateBinding(
   expectInvalidParams(ctx, 'mrtr.state_tool_bound', crossed, `${tool.name}'s state on ${other}`);
 }
 
+/** The requestState of a new first call of the tool, if it answers input_required with one. */
+async function freshState(ctx: AuditContext, first: FirstRound, tool: ToolUnderAudit): Promise<string | undefined> {
+  const state = resultOf(await retry(ctx, first, tool.name, tool.arguments, {}))?.['requestState'];
+  return typeof state === 'string' ? state : undefined;
+}
+
 export async function checkToolState(
   ctx: AuditContext,
   tool: ToolUnderAudit,
@@ -124,8 +130,11 @@ export async function checkToolState(
     await checkStateBinding(ctx, tool, first, first.state);
   }
 
+  // The first round's state may be single use (and spent by the flow already): the checks below
+  // that need an acceptable state start the call again for a fresh one.
+  const fresh = first.state === undefined ? undefined : await freshState(ctx, first, tool);
   const missing = await retry(ctx, first, tool.name, tool.arguments, {
-    ...(first.state !== undefined && { state: first.state }),
+    ...(first.state !== undefined && { state: fresh ?? first.state }),
   });
   const again = resultOf(missing);
   if (again?.['resultType'] === 'input_required')
@@ -138,8 +147,9 @@ export async function checkToolState(
     ctx.record('mrtr.malformed_response', 'not_applicable', 'no embedded request to answer badly');
     return;
   }
+  const unspent = first.state === undefined ? undefined : await freshState(ctx, first, tool);
   const bad = await retry(ctx, first, tool.name, tool.arguments, {
-    ...(first.state !== undefined && { state: first.state }),
+    ...(first.state !== undefined && { state: unspent ?? first.state }),
     answers: { ...first.answers, [key]: malformed },
   });
   expectInvalidParams(ctx, 'mrtr.malformed_response', bad, `inputResponses.${key} = ${JSON.stringify(malformed)}`);
