@@ -22,7 +22,12 @@ import { createLegacyHttpLeg, type LegacyHttpLeg } from '../legacy/httpSessions.
 import type { LegacyHttpOptions } from '../legacy/options.js';
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
+import type { RequestOutcome, ServerMetrics } from '../server/metrics.js';
+import { ANONYMOUS } from '../server/principals.js';
+import type { PrincipalLimits } from '../server/principalLimits.js';
+import { isStoreUnavailableError } from '../state/stores/index.js';
 import { readBodyCapped } from './body.js';
+import { createOperations, type ReadinessCheck } from './operations.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
@@ -41,6 +46,12 @@ export interface HttpFrontOptions {
   maxBodyBytes?: number;
   /** Sessionful serving of 2025-11-25 clients and its bounds (default on); false refuses them. */
   legacy?: LegacyHttpOptions | false;
+  /** Per-principal limits on new tool calls: over a limit is HTTP 429 with Retry-After. */
+  limits?: PrincipalLimits;
+  /** Requests by method and outcome, limits hit, open legacy sessions. */
+  metrics?: ServerMetrics;
+  /** What `GET /readyz` checks besides draining (e.g. `keys`, `store`). */
+  readiness?: Readonly<Record<string, ReadinessCheck>>;
 }
 
 export interface HttpFront {
@@ -48,11 +59,68 @@ export interface HttpFront {
   close(): Promise<void>;
   /** The legacy adapter's sessions, when it is on: how many are open, and an idle sweep now. */
   readonly legacySessions?: { readonly count: number; sweep(): Promise<number> };
+  /** Stops taking MCP requests (503, `Connection: close`); `/readyz` answers 503 from now on. */
+  drain(): void;
+  /** Resolves once no MCP request is in flight. */
+  idle(): Promise<void>;
 }
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown = null, data?: unknown): Response {
   const error = { code, message, ...(data !== undefined && { data }) };
   return Response.json({ jsonrpc: '2.0', id, error }, { status });
+}
+
+/** A refusal the client should retry later (HTTP 429 or 503): `Retry-After` in seconds. */
+function retryLater(status: number, code: number, message: string, id: unknown, seconds: number, data?: unknown) {
+  const response = jsonRpcError(status, code, message, id, data);
+  response.headers.set('retry-after', String(seconds));
+  return response;
+}
+
+/** JSON-RPC code of a per-principal limit refusal (implementation-defined server error range). */
+export const LIMIT_ERROR_CODE = -32000;
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A new tool call (no `requestState`: retries of a call in progress always finish) under the
+ * principal's limits: undefined when admitted, else the 429 (or 503 when the store cannot count).
+ */
+async function admitToolCall(
+  limits: PrincipalLimits | undefined,
+  principal: string,
+  message: { id?: unknown; method?: unknown; params?: unknown },
+  metrics: ServerMetrics | undefined,
+): Promise<Response | undefined> {
+  const params = message.params as { requestState?: unknown } | undefined;
+  if (limits === undefined || message.method !== 'tools/call' || params?.requestState !== undefined) return undefined;
+  const id = message.id ?? null;
+  try {
+    const admission = await limits.admitCall(principal);
+    if (admission.admitted) return undefined;
+    metrics?.limitHit(admission.limit);
+    const { limit, retryAfterSeconds } = admission;
+    return retryLater(429, LIMIT_ERROR_CODE, admission.message, id, retryAfterSeconds, { limit, retryAfterSeconds });
+  } catch (error) {
+    if (!isStoreUnavailableError(error)) throw error;
+    const text =
+      'The shared store is unreachable: per-principal limits cannot be checked, so tool calls are refused until it is back';
+    return retryLater(503, -32603, text, id, STORE_RETRY_AFTER_SECONDS);
+  }
+}
+
+/** What a response says, for the requests metric (a JSON body is read from a clone). */
+async function outcomeOf(response: Response): Promise<RequestOutcome> {
+  if (response.status === 429 || response.status === 503) return 'refused';
+  if (!(response.headers.get('content-type') ?? '').includes('application/json')) {
+    return response.status < 400 ? 'complete' : 'error';
+  }
+  try {
+    const body = (await response.clone().json()) as { error?: unknown; result?: { resultType?: unknown } };
+    if (body.error !== undefined) return 'error';
+    return body.result?.resultType === 'input_required' ? 'input_required' : 'complete';
+  } catch {
+    return 'error';
+  }
 }
 
 function bearerToken(request: Request): string | undefined {
@@ -90,10 +158,19 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     maxRequestBodySize: maxBodyBytes,
     onerror: (error) => options.logger.warn(`http: ${error.message}`),
   });
+  const operations = createOperations(options.readiness);
+  if (legacy !== undefined) options.metrics?.watchLegacySessions(() => legacy.sessions);
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, seen: { method?: string }): Promise<Response> {
     const url = new URL(request.url);
+    const operational = operations.answer(request, url.pathname);
+    if (operational !== undefined) return operational;
     if (url.pathname !== endpoint) return jsonRpcError(404, -32600, `Not found: the MCP endpoint is ${endpoint}`);
+    if (operations.draining) {
+      const response = retryLater(503, -32603, 'Service unavailable: this instance is shutting down', null, 1);
+      response.headers.set('connection', 'close');
+      return response;
+    }
     const host = (request.headers.get('host') ?? url.host).toLowerCase();
     if (!allowedHosts.has(host)) return jsonRpcError(403, -32600, `Forbidden: Host '${host}' is not allowed`);
     const origin = request.headers.get('origin');
@@ -138,6 +215,11 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
+    if (isPlainMessage(message) && typeof message.method === 'string') {
+      seen.method = message.method;
+      const refused = await admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics);
+      if (refused !== undefined) return refused;
+    }
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
@@ -161,15 +243,27 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
+  async function answer(request: Request): Promise<Response> {
+    const seen: { method?: string } = {};
+    let response: Response;
+    try {
+      response = await handle(request, seen);
+    } catch (error) {
+      options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
+      response = jsonRpcError(500, -32603, 'Internal error');
+    }
+    const metrics = options.metrics;
+    if (metrics !== undefined && seen.method !== undefined) {
+      const method = seen.method;
+      void outcomeOf(response).then((outcome) => metrics.request(method, outcome));
+    }
+    return response;
+  }
+
   return {
-    fetch: async (request) => {
-      try {
-        return await handle(request);
-      } catch (error) {
-        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
-        return jsonRpcError(500, -32603, 'Internal error');
-      }
-    },
+    fetch: (request) => operations.track(() => answer(request)),
+    drain: () => operations.drain(),
+    idle: () => operations.idle(),
     close: async () => {
       await legacy?.close();
       await sdk.close();
