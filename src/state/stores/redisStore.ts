@@ -60,6 +60,22 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
   client.on('error', (error: Error) => report(false, ` (${error.message})`));
   client.on('end', () => report(false));
 
+  /** Waits (up to the command timeout) for a connection being made; a command would fail at once. */
+  function whenReady(): Promise<void> {
+    if (client.status === 'ready') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        client.off('ready', onReady);
+        reject(new Error(`not connected within ${timeout} ms`));
+      }, timeout);
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      client.once('ready', onReady);
+    });
+  }
+
   async function command<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
@@ -87,7 +103,10 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
       return wrapRateLimiter(limiter, points, description);
     },
     async ping() {
-      await command(() => client.ping());
+      await command(async () => {
+        await whenReady();
+        return client.ping();
+      });
     },
     async close() {
       await client.quit().catch(() => client.disconnect());

@@ -18,7 +18,7 @@ export interface SharedStore {
   consumeOnce(id: string, expiresAtMs: number): Promise<boolean>;
   /** A limiter whose counts every instance on this store shares. */
   limiter(options: LimiterOptions): PointLimiter;
-  /** Resolves when the store answers; throws `StoreUnavailableError` otherwise. */
+  /** Resolves when the store answers (waiting briefly for a connection being made); throws `StoreUnavailableError` otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
