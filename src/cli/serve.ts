@@ -1,11 +1,16 @@
 /** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger, type Logger } from '../logger.js';
+import { createServerMetrics, type ServerMetrics } from '../server/metrics.js';
 import { createModelInputServerFactory } from '../server/modelInputServer.js';
+import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
-import { loadKeyRing } from '../state/index.js';
+import { loadKeyRing, type KeyRing } from '../state/index.js';
+import { KID_PATTERN } from '../state/keyRing.js';
+import { openStore, type SharedStore } from '../state/stores/index.js';
 import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
-import { listenHttp } from '../transports/nodeHttp.js';
+import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
+import { listenHttp, type ListeningServer } from '../transports/nodeHttp.js';
 import { serveStdioFront } from '../transports/stdio.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
@@ -15,11 +20,11 @@ import { SERVE_USAGE } from './usage.js';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** Parses `[HOST:]PORT` (IPv6 hosts in brackets). */
-export function parseListenAddress(value: string): { host: string; port: number } {
+export function parseListenAddress(value: string, flag = '--http'): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
   const port = match === null ? NaN : Number(match[2]);
   if (match === null || !Number.isInteger(port) || port > 65_535) {
-    throw new ModelInputError('usage', `--http expects [HOST:]PORT, got '${value}'`);
+    throw new ModelInputError('usage', `${flag} expects [HOST:]PORT, got '${value}'`);
   }
   const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
   return { host, port };
@@ -62,6 +67,42 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
   };
 }
 
+const DEFAULT_DRAIN_SECONDS = 30;
+
+/** SIGTERM/SIGINT: drain (no new requests, those in flight finish within the timeout), then exit 0. */
+function drainOnSignal(
+  listening: ListeningServer,
+  drainSeconds: number,
+  after: () => Promise<void>,
+  logger: Logger,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      logger.info(`${signal}: draining (no new requests; up to ${drainSeconds} s for those in flight)`);
+      void listening
+        .drain(drainSeconds * 1000)
+        .then((clean) => {
+          if (!clean) logger.warn(`drain: requests still in flight after ${drainSeconds} s were cut off`);
+        })
+        .finally(() => void after().finally(() => resolve(0)));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+/** The readiness checks of `/readyz`: keys loaded, store reachable. */
+function readinessChecks(ring: KeyRing, store: SharedStore) {
+  return {
+    keys: () =>
+      Promise.resolve(`${ring.kids.length} key(s) loaded${ring.ephemeral ? ' (ephemeral, this process only)' : ''}`),
+    store: async () => {
+      await store.ping();
+      return `${store.kind} reachable`;
+    },
+  };
+}
+
 function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
   return new Promise((resolve) => {
     const stop = (signal: string) => {
@@ -91,6 +132,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
     'session-idle': { type: 'string' },
+    store: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'principal-token-budget': { type: 'string' },
+    'instance-id': { type: 'string' },
+    metrics: { type: 'string' },
+    'drain-timeout': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -110,6 +157,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       'max-body',
       'max-sessions',
       'session-idle',
+      'instance-id',
+      'metrics',
+      'drain-timeout',
     ] as const) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
     }
@@ -137,7 +187,27 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     filePath: values['state-keys-file'],
   });
   if (warning !== undefined) logger.warn(warning);
+  const fleet = parseFleetFlags(values);
+  const store = openStore(values.store, logger);
+  if (store.kind === 'redis') {
+    if (ring.ephemeral) logger.warn('--store is shared but the state keys are not: every instance needs the same keys');
+    // Bounded: an unreachable store is reported (MRTR rounds refused, /readyz 503), not fatal.
+    await store.ping().then(
+      () => logger.info(`store: ${store.description} reachable`),
+      () => logger.warn(`store: ${store.description} unreachable at start; MRTR rounds are refused until it is back`),
+    );
+  }
+  const limits = createPrincipalLimits({
+    store,
+    logger,
+    ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
+    ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
+  });
+  const metrics: ServerMetrics | undefined = fleet.metrics === undefined ? undefined : createServerMetrics();
   const common = {
+    store,
+    ...(limits !== undefined && { limits }),
+    ...(metrics !== undefined && { metrics }),
     budgets,
     root,
     models,
@@ -149,14 +219,16 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   };
 
   if (address === undefined) {
-    const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal() });
+    const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
     const handle = serveStdioFront({ factory, logger, legacy: legacy.enabled });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     process.stdin.once('end', () => void handle.close());
-    return await new Promise<number>((resolve) => {
+    const code = await new Promise<number>((resolve) => {
       process.stdin.once('close', () => resolve(0));
       void waitForShutdown(() => handle.close(), logger).then(resolve);
     });
+    await store.close();
+    return code;
   }
 
   const { host, port } = address;
@@ -171,15 +243,61 @@ export async function runServe(argv: readonly string[]): Promise<number> {
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
         ...(tokens !== undefined && { tokens }),
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        ...(limits !== undefined && { limits }),
+        ...(metrics !== undefined && { metrics }),
+        readiness: readinessChecks(ring, store),
         legacy: legacy.enabled && {
           ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
           ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+          ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
         },
       });
     },
     host,
     port,
   );
-  logger.info(`serving ${root} at ${listening.origin}/mcp (model: ${models.spec})`);
-  return waitForShutdown(() => listening.close(), logger);
+  let metricsListener: MetricsListener | undefined;
+  if (metrics !== undefined && fleet.metrics !== undefined) {
+    metricsListener = await listenMetrics(metrics.registry, fleet.metrics.host, fleet.metrics.port, logger);
+    logger.info(`metrics at ${metricsListener.url}`);
+  }
+  logger.info(`serving ${root} at ${listening.origin}/mcp (model: ${models.spec}; store: ${store.description})`);
+  return drainOnSignal(
+    listening,
+    fleet.drainSeconds ?? DEFAULT_DRAIN_SECONDS,
+    async () => {
+      await metricsListener?.close();
+      await store.close();
+    },
+    logger,
+  );
+}
+
+interface FleetFlags {
+  callsPerMinute?: number;
+  tokensPerDay?: number;
+  instanceId?: string;
+  metrics?: { host: string; port: number };
+  drainSeconds?: number;
+}
+
+/** `--rate-limit`, `--principal-token-budget`, `--instance-id`, `--metrics`, `--drain-timeout`. */
+function parseFleetFlags(values: Record<string, string | boolean | string[] | undefined>): FleetFlags {
+  const text = (name: string): string | undefined => values[name] as string | undefined;
+  const callsPerMinute = parseInteger('--rate-limit', text('rate-limit'), 1, 1_000_000);
+  const tokensPerDay = parseInteger('--principal-token-budget', text('principal-token-budget'), 1, 10_000_000_000);
+  const drainSeconds = parseInteger('--drain-timeout', text('drain-timeout'), 0, 3600);
+  const instanceId = text('instance-id');
+  if (instanceId !== undefined && !KID_PATTERN.test(instanceId)) {
+    throw new ModelInputError('usage', `--instance-id expects 1-32 letters, digits, _ or -, got '${instanceId}'`);
+  }
+  const metricsAddress = text('metrics');
+  const metrics = metricsAddress === undefined ? undefined : parseListenAddress(metricsAddress, '--metrics');
+  return {
+    ...(callsPerMinute !== undefined && { callsPerMinute }),
+    ...(tokensPerDay !== undefined && { tokensPerDay }),
+    ...(instanceId !== undefined && { instanceId }),
+    ...(metrics !== undefined && { metrics }),
+    ...(drainSeconds !== undefined && { drainSeconds }),
+  };
 }

@@ -68,8 +68,25 @@ Options:
                              beyond it gets 503 (default: 100)
   --session-idle SECONDS     HTTP only, 2025-11-25 clients: a session without traffic for this long is
                              closed and then gets 404, 1-86400 (default: 1800)
+  --store URL                where single-use request state and per-principal counts live:
+                               memory:          this process only (default; one instance)
+                               redis://HOST:PORT[/DB]  shared by every instance (a fleet); if Redis is
+                                                unreachable, MRTR rounds are refused and /readyz says so
+  --rate-limit N             tool calls per principal per minute, across every instance on --store,
+                             1-1000000; over it: HTTP 429 with Retry-After (stdio: an isError result)
+  --principal-token-budget N server-owned model tokens per principal per day, across the store,
+                             1-10000000000; once spent, new calls get 429 (stdio: isError)
+  --instance-id ID           HTTP only: prefix of the 2025-11-25 session ids this instance mints
+                             (ID.<uuid>), so a balancer can route a session back to it
+  --metrics [HOST:]PORT      HTTP only: Prometheus metrics at http://HOST:PORT/metrics, a listener of
+                             its own (never on the MCP address)
+  --drain-timeout SECONDS    HTTP only: on SIGTERM, stop taking requests and let those in flight finish
+                             for up to this long, then exit 0, 0-3600 (default: 30)
   --quiet                    only warnings on stderr (hides the one line per model call)
   -h, --help                 show this help
+
+HTTP also answers GET /healthz (alive) and GET /readyz (keys loaded, store reachable, not draining:
+200, else 503) outside the MCP endpoint.
 
 Environment:
   MCP_MODEL_INPUT_STATE_KEYS comma-separated 'kid:base64' keys (32 random bytes each); without keys a

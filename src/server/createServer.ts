@@ -17,6 +17,8 @@ import { z } from 'zod';
 
 import { LegacyAwareServer, type LegacyToolView } from '../legacy/legacyServer.js';
 import type { LegacyServerOptions } from '../legacy/options.js';
+import { isStoreUnavailableError } from '../state/stores/index.js';
+import type { PrincipalLimits } from './principalLimits.js';
 import type { AnyToolDefinition, ToolContext } from './tool.js';
 
 export const SERVER_NAME = 'mcp-model-input';
@@ -39,6 +41,13 @@ export interface ServerFactoryOptions {
   extend?: (server: Server, principal: string) => void;
   /** The legacy (2025-11-25) adapter's per-call sample limit and deprecation hook. */
   legacy?: LegacyServerOptions;
+  /**
+   * Per-principal limits: tools are charged the tokens their server-owned models spend. With
+   * `admitCalls`, a new call over a limit is refused here with an `isError` result — for fronts
+   * without HTTP status codes (stdio); the HTTP front refuses with 429 before the server runs.
+   */
+  limits?: PrincipalLimits;
+  admitCalls?: boolean;
 }
 
 /**
@@ -99,6 +108,24 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
 }
 
+/** A new call over a per-principal limit, as the `isError` result the model can read; else undefined. */
+async function refusedByLimits(
+  limits: PrincipalLimits,
+  principal: string,
+): Promise<{ content: [{ type: 'text'; text: string }]; isError: true } | undefined> {
+  try {
+    const admission = await limits.admitCall(principal);
+    if (admission.admitted) return undefined;
+    return { content: [{ type: 'text', text: admission.message }], isError: true };
+  } catch (error) {
+    if (!isStoreUnavailableError(error)) throw error;
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      'The shared store is unreachable: per-principal limits cannot be checked, so tool calls are refused until it is back',
+    );
+  }
+}
+
 export function createServerFactory(options: ServerFactoryOptions): McpServerFactory {
   const descriptors = describeTools(options.tools);
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -139,8 +166,15 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
+      const limits = options.limits;
+      if (limits !== undefined && options.admitCalls === true && ctx.mcpReq.requestState() === undefined) {
+        const refused = await refusedByLimits(limits, principal);
+        if (refused !== undefined) return refused;
+      }
+      const charge =
+        limits === undefined ? {} : { chargeModelTokens: (n: number) => limits.chargeTokens(principal, n) };
       return server.serveToolCall(ctx, tool.name, (legacy) =>
-        tool.run(parsed.data, toolContextOf(ctx, principal, legacy)),
+        tool.run(parsed.data, { ...toolContextOf(ctx, principal, legacy), ...charge }),
       );
     });
 

@@ -15,6 +15,8 @@ import { createStateCodec, type KeyRing } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { VERSION } from '../version.js';
 import { createServerFactory, SERVER_NAME } from './createServer.js';
+import type { ServerMetrics } from './metrics.js';
+import type { PrincipalLimits } from './principalLimits.js';
 import { principalFromAuthInfo } from './principals.js';
 
 export interface ModelInputServerOptions {
@@ -35,6 +37,11 @@ export interface ModelInputServerOptions {
   maxSamplesPerCall?: number;
   /** Where consumed request-state ids are kept (single use): default a store in this process. */
   store?: SharedStore;
+  /** Rounds, state rejections and model calls are counted here. */
+  metrics?: ServerMetrics;
+  /** Per-principal limits (tokens are charged; new calls refused with `isError` when `admitCalls`). */
+  limits?: PrincipalLimits;
+  admitCalls?: boolean;
 }
 
 export function createModelInputServerFactory(options: ModelInputServerOptions): McpServerFactory {
@@ -51,11 +58,13 @@ export function createModelInputServerFactory(options: ModelInputServerOptions):
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
     store: options.store ?? createMemoryStore(),
+    ...(options.metrics !== undefined && { events: options.metrics }),
   });
   return createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
     legacy: {
       onSamplingNegotiated: createDeprecationNotice(options.logger),
       ...(options.maxSamplesPerCall !== undefined && { maxSamplesPerCall: options.maxSamplesPerCall }),

@@ -10,6 +10,11 @@ export interface ListeningServer {
   origin: string;
   port: number;
   close(): Promise<void>;
+  /**
+   * Graceful stop (SIGTERM): stop accepting connections and new MCP requests, let the requests in
+   * flight finish within `timeoutMs`, then close. Resolves true when none had to be cut off.
+   */
+  drain(timeoutMs: number): Promise<boolean>;
 }
 
 /**
@@ -38,15 +43,31 @@ export async function listenHttp(
   const address = server.address() as AddressInfo;
   bound.front = createFront(address.port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const close = async (): Promise<void> => {
+    await bound.front?.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();
+    });
+  };
   return {
     origin: `http://${shownHost}:${address.port}`,
     port: address.port,
-    close: async () => {
-      await bound.front?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();
-      });
+    close,
+    drain: async (timeoutMs) => {
+      const front = bound.front;
+      front?.drain();
+      // No new connections; idle keep-alive connections go now, busy ones after their response.
+      server.close();
+      if ('closeIdleConnections' in server) (server as { closeIdleConnections(): void }).closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        (front?.idle() ?? Promise.resolve()).then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      await close();
+      return finished;
     },
   };
 }
