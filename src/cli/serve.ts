@@ -192,10 +192,11 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   if (store.kind === 'redis') {
     if (ring.ephemeral) logger.warn('--store is shared but the state keys are not: every instance needs the same keys');
     // Bounded: an unreachable store is reported (MRTR rounds refused, /readyz 503), not fatal.
-    await store.ping().then(
-      () => logger.info(`store: ${store.description} reachable`),
-      () => logger.warn(`store: ${store.description} unreachable at start; MRTR rounds are refused until it is back`),
-    );
+    await store
+      .ping()
+      .catch(() =>
+        logger.warn(`store: ${store.description} unreachable at start; MRTR rounds are refused until it is back`),
+      );
   }
   const limits = createPrincipalLimits({
     store,

@@ -63,6 +63,9 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
   /** Waits (up to the command timeout) for a connection being made; a command would fail at once. */
   function whenReady(): Promise<void> {
     if (client.status === 'ready') return Promise.resolve();
+    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
+      return Promise.reject(new Error(`not connected (${client.status})`));
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         client.off('ready', onReady);
