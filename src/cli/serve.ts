@@ -1,17 +1,16 @@
 /** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger, type Logger } from '../logger.js';
+import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
 import { createServerMetrics, type ServerMetrics } from '../server/metrics.js';
-import { createModelInputServerFactory } from '../server/modelInputServer.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing, type KeyRing } from '../state/index.js';
 import { KID_PATTERN } from '../state/keyRing.js';
 import { openStore, type SharedStore } from '../state/stores/index.js';
-import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
+import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
 import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
 import { listenHttp, type ListeningServer } from '../transports/nodeHttp.js';
-import { serveStdioFront } from '../transports/stdio.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
@@ -216,12 +215,17 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     logger,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
-    ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
+    legacy: legacy.enabled && {
+      ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
+      ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
+      ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+      ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
+    },
   };
 
   if (address === undefined) {
-    const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
-    const handle = serveStdioFront({ factory, logger, legacy: legacy.enabled });
+    const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
+    const handle = serveModelInputStdio(server, { logger });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     process.stdin.once('end', () => void handle.close());
     const code = await new Promise<number>((resolve) => {
@@ -233,12 +237,11 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
 
   const { host, port } = address;
-  const factory = createModelInputServerFactory({ ...common, defaultPrincipal: ANONYMOUS });
+  const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
-      return createHttpFront({
-        factory,
+      return createModelInputHttpFront(server, {
         logger,
         allowedHosts,
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
@@ -247,11 +250,6 @@ export async function runServe(argv: readonly string[]): Promise<number> {
         ...(limits !== undefined && { limits }),
         ...(metrics !== undefined && { metrics }),
         readiness: readinessChecks(ring, store),
-        legacy: legacy.enabled && {
-          ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
-          ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
-          ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
-        },
       });
     },
     host,

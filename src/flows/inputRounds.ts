@@ -26,6 +26,7 @@ import {
 
 import type { Logger } from '../logger.js';
 import { missingCapability } from '../protocol/capabilities.js';
+import { RequestStateRejectedError } from './roundErrors.js';
 import {
   digestArguments,
   StateRejectedError,
@@ -35,7 +36,6 @@ import {
 } from '../state/index.js';
 import { StoreUnavailableError, type SharedStore } from '../state/stores/index.js';
 
-export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
 export const STORE_UNAVAILABLE_MESSAGE =
   'The request-state store is unreachable: this server refuses MRTR rounds until it is back. Retry later.';
 export const DEFAULT_MAX_ROUNDS = 6;
@@ -110,7 +110,7 @@ export async function openRound<State>(
   const reject = (reason: StateRejectReason): never => {
     options.events?.stateRejected?.(reason);
     options.logger.warn(`${target.name}: request state rejected (${reason}) for principal ${request.principal}`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+    throw new RequestStateRejectedError();
   };
   let sealed: SealedRound<State>;
   try {

@@ -7,11 +7,11 @@ import {
   askForInput,
   askWithoutState,
   openRound,
-  REJECTED_STATE_MESSAGE,
   STORE_UNAVAILABLE_MESSAGE,
   type RoundRequest,
   type SealedRound,
 } from '../../src/flows/inputRounds.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { silentLogger } from '../../src/logger.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
 import { createMemoryStore, StoreUnavailableError, type SharedStore } from '../../src/state/stores/index.js';
