@@ -106,12 +106,13 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ...(options.drainTimeoutSeconds === undefined ? [] : ['--drain-timeout', String(options.drainTimeoutSeconds)]),
         ...(options.serveArgs ?? []),
       ];
-      const process_ = await startProcess(
-        `instance ${instanceId(index)}`,
-        process.execPath,
-        args,
-        /at http:\/\/\S+\/mcp/,
-      );
+      // Ready once /healthz answers (works with --quiet, which hides the listening line).
+      const healthy = (): Promise<boolean> =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (response) => response.ok,
+          () => false,
+        );
+      const process_ = await startProcess(`instance ${instanceId(index)}`, process.execPath, args, healthy);
       return {
         id: instanceId(index),
         port,

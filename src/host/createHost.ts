@@ -198,8 +198,8 @@ const LOST_SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_E
  * undefined when the server answered (a JSON-RPC error, 4xx, a bad body): that answer stands.
  */
 export function lostInTransit(error: unknown): string | undefined {
-  if (error instanceof SdkHttpError && LOST_STATUSES.has(error.status)) return `HTTP ${error.status}`;
   for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause instanceof SdkHttpError && LOST_STATUSES.has(cause.status)) return `HTTP ${cause.status}`;
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && LOST_SOCKET_CODES.has(code)) return code;
     if (cause instanceof TypeError && cause.message === 'fetch failed') {
@@ -215,11 +215,12 @@ export function lostInTransit(error: unknown): string | undefined {
 class LostInTransit extends Error {
   override name = 'LostInTransit';
   constructor(
-    readonly round: number,
+    /** `round N`, or `tools/list` (the definition fetched before round 1). */
+    readonly leg: string,
     readonly reason: string,
     override readonly cause: unknown,
   ) {
-    super(`round ${round} lost in transit (${reason})`);
+    super(`${leg} lost in transit (${reason})`);
   }
 }
 
@@ -315,7 +316,7 @@ export function createHost(options: HostOptions = {}): Host {
           throw lost === undefined ? error : asProtocolError(lost.cause, name);
         }
         options.trace?.(
-          `restart ${name}: round ${lost.round} was lost in transit (${lost.reason}); starting the call again (once)`,
+          `restart ${name}: ${lost.leg} was lost in transit (${lost.reason}); starting the call again (once)`,
         );
         try {
           return { ...(await driveRounds(name, args, call, policies, approval)), restarts: 1 };
@@ -333,7 +334,11 @@ export function createHost(options: HostOptions = {}): Host {
       approval: { approvedForCall: boolean },
     ): Promise<Omit<HostCallResult, 'restarts'>> {
       // Served from the SDK's cache within the server's ttlMs.
-      const definition = (await listTools()).find((tool) => tool.name === name);
+      const tools = await listTools().catch((error: unknown) => {
+        const reason = lostInTransit(error);
+        throw reason === undefined ? error : new LostInTransit('tools/list', reason, error);
+      });
+      const definition = tools.find((tool) => tool.name === name);
       const checkOutput = createOutputCheck(definition);
       const legDefinition = withoutOutputSchema(definition);
       let params: Record<string, unknown> = { name, arguments: args };
@@ -349,7 +354,7 @@ export function createHost(options: HostOptions = {}): Host {
           });
         } catch (error) {
           const reason = lostInTransit(error);
-          if (reason !== undefined) throw new LostInTransit(round, reason, error);
+          if (reason !== undefined) throw new LostInTransit(`round ${round}`, reason, error);
           throw asProtocolError(error, name);
         }
         if (!isInputRequiredResult(answer)) {

@@ -24,7 +24,7 @@ export interface LegacyEraOptions extends LegacyServerOptions, LegacyHttpOptions
 }
 
 export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
-  const { logger, maxSessions, sessionIdleSeconds, now, ...serverOptions } = options;
+  const { logger, maxSessions, sessionIdleSeconds, now, sessionIdPrefix, ...serverOptions } = options;
   const legacyServer: LegacyServerOptions = {
     onSamplingNegotiated: createDeprecationNotice(logger),
     ...serverOptions,
@@ -33,6 +33,7 @@ export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
     ...(maxSessions !== undefined && { maxSessions }),
     ...(sessionIdleSeconds !== undefined && { sessionIdleSeconds }),
     ...(now !== undefined && { now }),
+    ...(sessionIdPrefix !== undefined && { sessionIdPrefix }),
   };
   return {
     server: {
