@@ -1,0 +1,143 @@
+/** /healthz, /readyz and drain on the HTTP front (in-process), drain on a real socket, and metrics. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
+import { silentLogger } from '../../src/logger.js';
+import { parseModelSpec } from '../../src/models/sources.js';
+import { createServerMetrics } from '../../src/server/metrics.js';
+import { createEphemeralKeyRing } from '../../src/state/index.js';
+import type { HttpFront } from '../../src/transports/http.js';
+import { listenHttp } from '../../src/transports/nodeHttp.js';
+import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
+import { mcpRequest } from '../helpers/rawChannel.js';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+};
+const answer = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 't' });
+
+let repo: FixtureRepo;
+beforeAll(async () => {
+  repo = await makeSampleRepo();
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+function ourFront(readiness: Record<string, () => Promise<string>> = {}) {
+  const metrics = createServerMetrics({ defaultMetrics: false });
+  const server = createModelInputServer({
+    root: repo.root,
+    models: parseModelSpec('host'),
+    keyRing: createEphemeralKeyRing(),
+    logger: silentLogger,
+    defaultPrincipal: 'anonymous',
+    metrics,
+  });
+  const front = createModelInputHttpFront(server, {
+    logger: silentLogger,
+    allowedHosts: ['localhost'],
+    allowedOrigins: [],
+    metrics,
+    readiness,
+  });
+  return { front, metrics };
+}
+
+let id = 1;
+const rpc = (front: HttpFront, method: string, params: Record<string, unknown> = {}) =>
+  front.fetch(mcpRequest('http://localhost/mcp', { jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }));
+
+describe('operations endpoints', () => {
+  it('/healthz is alive; /readyz runs every check and names the failing one', async () => {
+    let storeUp = true;
+    const { front } = ourFront({
+      keys: () => Promise.resolve('1 key(s) loaded'),
+      store: () => (storeUp ? Promise.resolve('redis reachable') : Promise.reject(new Error('connection refused'))),
+    });
+    const health = await front.fetch(new Request('http://anything/healthz'));
+    expect(health.status).toBe(200);
+    const ready = await front.fetch(new Request('http://anything/readyz'));
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { keys: { ok: true }, store: { ok: true } } });
+    storeUp = false;
+    const notReady = await front.fetch(new Request('http://anything/readyz'));
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({
+      status: 'not_ready',
+      checks: { store: { ok: false, detail: 'connection refused' } },
+    });
+    expect((await front.fetch(new Request('http://anything/readyz', { method: 'POST' }))).status).toBe(405);
+  });
+
+  it('draining: /readyz 503, new MCP requests 503 with Connection: close; in-flight ones tracked', async () => {
+    const { front } = ourFront();
+    expect((await rpc(front, 'server/discover')).status).toBe(200);
+    const slow = rpc(front, 'tools/call', { name: 'summarize_repo', arguments: {} });
+    let idle = false;
+    front.drain();
+    const waiting = front.idle().then(() => (idle = true));
+    const refused = await rpc(front, 'server/discover');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await (await front.fetch(new Request('http://localhost/readyz'))).json()).toMatchObject({
+      status: 'draining',
+    });
+    // The request that was in flight when draining began still gets its answer.
+    expect(((await (await slow).json()) as { result: { resultType: string } }).result.resultType).toBe(
+      'input_required',
+    );
+    await waiting;
+    expect(idle).toBe(true);
+  });
+
+  it('drain on a real socket: the request in flight finishes, then the listener is gone', async () => {
+    let release: () => void = () => {};
+    let arrive: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const { front } = ourFront();
+    const slowFront: HttpFront = {
+      ...front,
+      fetch: async (request) => {
+        if (new URL(request.url).pathname === '/slow') {
+          arrive();
+          await gate;
+          return new Response('done');
+        }
+        return front.fetch(request);
+      },
+    };
+    const listening = await listenHttp(() => slowFront, '127.0.0.1', 0);
+    const inFlight = fetch(`${listening.origin}/slow`).then((response) => response.text());
+    await arrived;
+    const drained = listening.drain(10_000);
+    release();
+    expect(await inFlight).toBe('done');
+    expect(await drained).toBe(true);
+    await expect(fetch(`${listening.origin}/healthz`)).rejects.toThrow();
+  });
+
+  it('counts requests by method and outcome, rounds, input_required and rejections by reason', async () => {
+    const { front, metrics } = ourFront();
+    const first = (await (await rpc(front, 'tools/call', { name: 'summarize_repo', arguments: {} })).json()) as any;
+    const retry = { name: 'summarize_repo', arguments: {}, requestState: first.result.requestState };
+    await rpc(front, 'tools/call', { ...retry, inputResponses: { pick_files: answer('["README.md"]') } });
+    await rpc(front, 'tools/call', { ...retry, inputResponses: { pick_files: answer('["README.md"]') } });
+    // The outcome is read from a clone of each response after it is sent: wait for the third (bounded).
+    let text = '';
+    for (let i = 0; i < 100 && !text.includes('outcome="error"} 1'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      text = await metrics.registry.metrics();
+    }
+    expect(text).toContain('mmi_requests_total{method="tools/call",outcome="input_required"} 2');
+    expect(text).toContain('mmi_requests_total{method="tools/call",outcome="error"} 1');
+    expect(text).toContain('mmi_rounds_total 1');
+    expect(text).toContain('mmi_input_required_total 2');
+    expect(text).toContain('mmi_state_rejections_total{reason="replayed"} 1');
+    expect(text).toContain('mmi_model_calls_total{source="host",model="host",outcome="ok"} 1');
+    expect(text).toContain('mmi_legacy_sessions_open 0');
+  });
+});
