@@ -4,6 +4,8 @@
  *  - rounds: our server (envelope gate, AEAD state, repository reader, summarize_repo flow) vs a
  *    minimal McpServer + createMcpHandler app doing the same three rounds with the SDK's HMAC codec;
  *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
+ *  - fleet (bench/fleet.ts): flows/s through nginx for 1 and 2 instances on Redis, and the per-round cost of
+ *    the Redis consume against the in-process store (BENCH_FLEET=0 skips it);
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -22,6 +24,7 @@ import { z } from 'zod';
 
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
+import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
@@ -201,4 +204,5 @@ async function benchCodec(): Promise<void> {
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 await benchRounds();
 await benchCodec();
+if (process.env['BENCH_FLEET'] !== '0') await benchFleet();
 if (process.env['BENCH_SCALE'] !== '0') await benchRepoScale();
