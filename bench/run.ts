@@ -202,7 +202,11 @@ async function benchCodec(): Promise<void> {
 }
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
-await benchRounds();
-await benchCodec();
-if (process.env['BENCH_FLEET'] !== '0') await benchFleet();
-if (process.env['BENCH_SCALE'] !== '0') await benchRepoScale();
+// BENCH_ONLY=fleet runs the fleet part alone.
+const only = process.env['BENCH_ONLY'];
+if (only === undefined) {
+  await benchRounds();
+  await benchCodec();
+}
+if (process.env['BENCH_FLEET'] !== '0' && (only === undefined || only === 'fleet')) await benchFleet();
+if (process.env['BENCH_SCALE'] !== '0' && only === undefined) await benchRepoScale();
