@@ -215,16 +215,17 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
-    if (isPlainMessage(message) && typeof message.method === 'string') {
-      seen.method = message.method;
-      const refused = await admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics);
-      if (refused !== undefined) return refused;
-    }
+    if (isPlainMessage(message) && typeof message.method === 'string') seen.method = message.method;
+    // Per-principal limits, checked once a request is otherwise acceptable (just before it is served).
+    const admit = () =>
+      isPlainMessage(message)
+        ? admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics)
+        : Promise.resolve(undefined);
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
-      if (sessionId !== null) return legacy.serve(sessionId, input);
+      if (sessionId !== null) return (await admit()) ?? legacy.serve(sessionId, input);
     }
     if (
       message !== null &&
@@ -240,7 +241,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
     }
-    return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+    return (await admit()) ?? sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
   async function answer(request: Request): Promise<Response> {

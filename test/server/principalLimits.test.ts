@@ -98,7 +98,9 @@ function front(options: {
       method: 'tools/call',
       params: { name: 'summarize_repo', arguments: {}, ...extra, _meta: META },
     };
-    const response = await http.fetch(mcpRequest('http://localhost/mcp', message, { authorization: `Bearer ${token}` }));
+    const response = await http.fetch(
+      mcpRequest('http://localhost/mcp', message, { authorization: `Bearer ${token}` }),
+    );
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
   return { call, metrics };

@@ -47,7 +47,9 @@ function ourFront(readiness: Record<string, () => Promise<string>> = {}) {
 
 let id = 1;
 const rpc = (front: HttpFront, method: string, params: Record<string, unknown> = {}) =>
-  front.fetch(mcpRequest('http://localhost/mcp', { jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }));
+  front.fetch(
+    mcpRequest('http://localhost/mcp', { jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }),
+  );
 
 describe('operations endpoints', () => {
   it('/healthz is alive; /readyz runs every check and names the failing one', async () => {
