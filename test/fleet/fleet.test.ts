@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostCallResult } from '../../src/host/createHost.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { startFleet, type Fleet } from '../../scripts/fleet/startFleet.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { mcpRequest } from '../helpers/rawChannel.js';

@@ -9,7 +9,7 @@ import { createHost, lostInTransit } from '../../src/host/createHost.js';
 import { isHostError } from '../../src/host/hostError.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { createTestFront } from '../helpers/servers.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { silentLogger } from '../../src/logger.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import type { ModelPlan } from '../../src/models/sources.js';
 import { createServerMetrics } from '../../src/server/metrics.js';
