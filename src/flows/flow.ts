@@ -61,6 +61,12 @@ export interface FlowDefinition<Args, State extends FlowState> {
    * `outputTokens`, `models`) into this field of every successful result's `structuredContent`.
    */
   usageField?: string;
+  /**
+   * When set, notes the engine adds (a server-owned model answered a step in place of the host's)
+   * are appended to this string-array field of a successful result's `structuredContent`, as well as
+   * to its text content.
+   */
+  notesField?: string;
 }
 
 /** The text of a sampling result (a single block or an array; text blocks only). */

@@ -48,10 +48,25 @@ export function carriesValidEnvelope(params: unknown): boolean {
   return hasEnvelopeClaim(params) && checkEnvelopeMeta(params) === undefined;
 }
 
+/** Revisions served through `initialize` on the same endpoint (the legacy adapter), when it is on. */
+const HANDSHAKE_REVISIONS: readonly string[] = ['2025-11-25'];
+
+function unsupportedVersionMessage(version: string): string {
+  const base = `Unsupported protocol version: ${version} (this request format serves ${SUPPORTED_VERSIONS.join(', ')})`;
+  if (!HANDSHAKE_REVISIONS.includes(version)) return base;
+  return `${base}; a ${version} client opens with initialize on the same endpoint instead of sending _meta`;
+}
+
 function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
   const meta = isPlainObject(params) ? params['_meta'] : undefined;
   if (!isPlainObject(meta)) {
-    return { code: -32602, message: 'Invalid params: the request has no _meta envelope', data: { missing: ['_meta'] } };
+    return {
+      code: -32602,
+      message:
+        `Invalid params: the request has no _meta envelope; revision 2026-07-28 requires params._meta with ` +
+        `${PROTOCOL_VERSION_META_KEY} ("2026-07-28") and ${CLIENT_CAPABILITIES_META_KEY} ({} for none)`,
+      data: { missing: ['_meta'], required: [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY] },
+    };
   }
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (version === undefined) {
@@ -71,7 +86,7 @@ function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
   if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
     return {
       code: -32022,
-      message: `Unsupported protocol version: ${version}`,
+      message: unsupportedVersionMessage(version),
       data: { supported: [...SUPPORTED_VERSIONS], requested: version },
     };
   }
