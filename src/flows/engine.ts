@@ -244,7 +244,9 @@ async function runRounds<Args, State extends FlowState>(
       if (!(error instanceof FlowAnswerError)) throw error;
       const fallback = fallbackSource(options.models, step.key, ctx.clientCapabilities);
       if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
-      options.logger.info(`${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${fallback.model.name} answers instead`);
+      options.logger.info(
+        `${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${fallback.model.name} answers instead`,
+      );
       notes.push(
         `The client's model gave an unusable answer for '${error.key}' (${error.message}); ` +
           `the server's own model (${fallback.model.name}) answered that step instead.`,

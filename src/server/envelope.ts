@@ -35,9 +35,21 @@ export function hasEnvelopeClaim(params: unknown): boolean {
  * Callers apply it to requests only (a message with an `id`); notifications are never answered.
  * `initialize` is passed through: the legacy era is decided by the serving entry.
  */
-export function checkRequestEnvelope(method: string, params: unknown): EnvelopeRejection | undefined {
+export function checkRequestEnvelope(
+  method: string,
+  params: unknown,
+  options: EnvelopeOptions = {},
+): EnvelopeRejection | undefined {
   if (method === 'initialize') return undefined;
-  return checkEnvelopeMeta(params) ?? checkInputResponses((params as Record<string, unknown>)['inputResponses']);
+  return (
+    checkEnvelopeMeta(params, options.legacy ?? true) ??
+    checkInputResponses((params as Record<string, unknown>)['inputResponses'])
+  );
+}
+
+export interface EnvelopeOptions {
+  /** Whether the front serves 2025-11-25 clients through `initialize` (default true): the -32022 message says so. */
+  legacy?: boolean;
 }
 
 /**
@@ -45,19 +57,21 @@ export function checkRequestEnvelope(method: string, params: unknown): EnvelopeR
  * without one for the 2025-11-25 handshake, whatever else its `_meta` holds.
  */
 export function carriesValidEnvelope(params: unknown): boolean {
-  return hasEnvelopeClaim(params) && checkEnvelopeMeta(params) === undefined;
+  return hasEnvelopeClaim(params) && checkEnvelopeMeta(params, true) === undefined;
 }
 
 /** Revisions served through `initialize` on the same endpoint (the legacy adapter), when it is on. */
 const HANDSHAKE_REVISIONS: readonly string[] = ['2025-11-25'];
 
-function unsupportedVersionMessage(version: string): string {
-  const base = `Unsupported protocol version: ${version} (this request format serves ${SUPPORTED_VERSIONS.join(', ')})`;
+function unsupportedVersionMessage(version: string, legacy: boolean): string {
+  const base = `Unsupported protocol version: ${version} (per-request _meta serves ${SUPPORTED_VERSIONS.join(', ')})`;
   if (!HANDSHAKE_REVISIONS.includes(version)) return base;
-  return `${base}; a ${version} client opens with initialize on the same endpoint instead of sending _meta`;
+  return legacy
+    ? `${base}; a ${version} client opens with initialize on the same endpoint instead`
+    : `${base}; this server does not serve ${version} clients (legacy serving is off)`;
 }
 
-function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
+function checkEnvelopeMeta(params: unknown, legacy: boolean): EnvelopeRejection | undefined {
   const meta = isPlainObject(params) ? params['_meta'] : undefined;
   if (!isPlainObject(meta)) {
     return {
@@ -86,7 +100,7 @@ function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
   if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
     return {
       code: -32022,
-      message: unsupportedVersionMessage(version),
+      message: unsupportedVersionMessage(version, legacy),
       data: { supported: [...SUPPORTED_VERSIONS], requested: version },
     };
   }

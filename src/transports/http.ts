@@ -158,7 +158,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     ) {
       const mismatch = versionHeaderMismatch(request, message.params);
       if (mismatch !== undefined) return jsonRpcError(400, -32020, mismatch.message, message.id, mismatch.data);
-      const rejection = checkRequestEnvelope(message.method, message.params);
+      const rejection = checkRequestEnvelope(message.method, message.params, { legacy: legacy !== undefined });
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
