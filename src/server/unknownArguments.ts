@@ -2,7 +2,7 @@
  * Tool arguments the tool does not know: refused (-32602) with the unknown keys, the known ones and,
  * where one is close, the key the caller probably meant (`max_files` → `maxFiles`).
  */
-import { printable } from '../models/untrusted.js';
+import { printable } from '../protocol/sanitize.js';
 
 /** Unknown keys quoted in a message are few and short: they are the caller's text. */
 const MAX_QUOTED_KEYS = 5;

@@ -2,7 +2,7 @@
 import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SAMPLING_ONLY_HINT, type ModelPlan } from '../../models/sources.js';
-import { printable } from '../../models/untrusted.js';
+import { printable } from '../../protocol/sanitize.js';
 import { openRepository, type RepositoryOptions } from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
 import type { StateCodec } from '../../state/index.js';

@@ -8,17 +8,14 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
-export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
+import { isPlainObject } from './json.js';
+import { LEGACY_REVISION, SUPPORTED_VERSIONS } from './revisions.js';
 
 /** A JSON-RPC error the gate answers with, before any server instance sees the request. */
 export interface EnvelopeRejection {
   code: -32602 | -32022;
   message: string;
   data?: unknown;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -61,7 +58,7 @@ export function carriesValidEnvelope(params: unknown): boolean {
 }
 
 /** Revisions served through `initialize` on the same endpoint (the legacy adapter), when it is on. */
-const HANDSHAKE_REVISIONS: readonly string[] = ['2025-11-25'];
+const HANDSHAKE_REVISIONS: readonly string[] = [LEGACY_REVISION];
 
 function unsupportedVersionMessage(version: string, legacy: boolean): string {
   const base = `Unsupported protocol version: ${version} (per-request _meta serves ${SUPPORTED_VERSIONS.join(', ')})`;
@@ -97,7 +94,7 @@ function checkEnvelopeMeta(params: unknown, legacy: boolean): EnvelopeRejection 
       data: { invalid: [PROTOCOL_VERSION_META_KEY] },
     };
   }
-  if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
+  if (!SUPPORTED_VERSIONS.includes(version)) {
     return {
       code: -32022,
       message: unsupportedVersionMessage(version, legacy),
