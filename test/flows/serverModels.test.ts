@@ -385,7 +385,7 @@ describe('choosing the source per request and per step', () => {
     expect(done.structuredContent.usage.calls).toBe(1);
     expect(done.structuredContent.notes).toEqual([
       expect.stringMatching(
-        /^The client's model gave an unusable answer for 'pick_files' \(the answer holds no JSON array.*\); the server's own model \(m\) answered that step instead\.$/,
+        /^The client's model gave an unusable answer for 'pick_files' \(the answer holds no JSON array.*\); the server's own model \(openai:m\) answered that step instead\.$/,
       ),
     ]);
     expect(texts(done).at(-1)).toBe(`Note: ${done.structuredContent.notes[0]}`);
