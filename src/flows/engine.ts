@@ -32,7 +32,7 @@ import {
 import type { Logger } from '../logger.js';
 import type { ModelPlan, ModelSource } from '../models/sources.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
-import type { ToolContext } from '../server/tool.js';
+import type { ToolContext } from './tool.js';
 import type { StateCodec } from '../state/index.js';
 import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';

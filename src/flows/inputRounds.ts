@@ -22,11 +22,9 @@ import {
 
 import type { Logger } from '../logger.js';
 import { missingCapability } from '../protocol/capabilities.js';
+import { RequestStateRejectedError } from './roundErrors.js';
 import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
 
-/** One fixed message for every rejection (no oracle), saying what to do. */
-export const REJECTED_STATE_MESSAGE =
-  'Invalid or expired requestState: start the call again without requestState (and without inputResponses)';
 export const DEFAULT_MAX_ROUNDS = 6;
 
 /** What is sealed into `requestState` between rounds. */
@@ -106,7 +104,7 @@ export function openRound<State>(
   } catch (error) {
     if (!(error instanceof StateRejectedError)) throw error;
     options.logger.warn(`${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+    throw new RequestStateRejectedError();
   }
   const responses: Record<string, unknown> = {};
   const missing: string[] = [];

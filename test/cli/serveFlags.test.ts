@@ -15,7 +15,7 @@ import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
-import { REJECTED_STATE_MESSAGE } from '../../src/flows/inputRounds.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 let scratch: string;

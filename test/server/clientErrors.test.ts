@@ -11,12 +11,11 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { REJECTED_STATE_MESSAGE } from '../../src/flows/inputRounds.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
 import { createEphemeralKeyRing, EPHEMERAL_KEY_WARNING } from '../../src/state/index.js';
-import { createHttpFront } from '../../src/transports/http.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
 import { capturingLogger, createTestFront, openChannel } from '../helpers/servers.js';
@@ -233,19 +232,18 @@ describe('HTTP-only envelope errors', () => {
   });
 
   it('with legacy serving off, -32022 for 2025-11-25 says it is not served here', async () => {
-    const factory = createModelInputServerFactory({
+    const server = createModelInputServer({
       root: repo.root,
       models: parseModelSpec('host'),
       keyRing: createEphemeralKeyRing(),
       logger: silentLogger,
       defaultPrincipal: 'anonymous',
+      legacy: false,
     });
-    const front = createHttpFront({
-      factory,
+    const front = createModelInputHttpFront(server, {
       logger: silentLogger,
       allowedHosts: ['localhost'],
       allowedOrigins: ['http://localhost'],
-      legacy: false,
     });
     const channel = httpChannel(front);
     const reply = await channel.send(

@@ -175,7 +175,7 @@ describe.each([
       const { result, error } = await peer.call();
       expect(result).toBeUndefined();
       expect(error.code).toBe(-32602);
-      expect(error.data).toEqual({ inputKey: 'pick_files', reason: expect.stringContaining(reason) });
+      expect(error.data).toEqual({ key: 'pick_files', reason: expect.stringContaining(reason) });
     });
 
     it.each([
@@ -186,7 +186,7 @@ describe.each([
       Object.assign(peer.script, { pick: '["README.md"]', summary });
       const { error } = await peer.call();
       expect(error.code).toBe(-32602);
-      expect(error.data.inputKey).toBe('summary');
+      expect(error.data.key).toBe('summary');
     });
 
     it('a declined round ends the call', async () => {

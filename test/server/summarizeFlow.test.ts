@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
 import { createTestFront, openChannel } from '../helpers/servers.js';
-import { REJECTED_STATE_MESSAGE } from '../../src/flows/inputRounds.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 const SAMPLING = { sampling: {} };
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer, type RunningHttpServer } from '../helpers/processes.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
-import { REJECTED_STATE_MESSAGE } from '../../src/flows/inputRounds.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdefgh';

@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import { SAMPLING_ONLY_HINT, type ModelPlan } from '../../models/sources.js';
 import { printable } from '../../protocol/sanitize.js';
 import { openRepository, type RepositoryOptions } from '../../repo/index.js';
-import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
+import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
