@@ -32,6 +32,7 @@ export type { EngineOptions, SealedFlow } from './flows/engine.js';
 export { answerText } from './flows/flow.js';
 export type { FlowDefinition, FlowState, ModelStep, PreparedRequest, StepOutcome } from './flows/flow.js';
 export { FlowAnswerError } from './flows/flowAnswerError.js';
+export { UnusableAnswerError } from './flows/unusableAnswerError.js';
 export { createSummarizeRepoTool } from './flows/summarizeRepo/tool.js';
 export type { SummarizeRepoToolOptions } from './flows/summarizeRepo/tool.js';
 export { summarizeRepoInput, summarizeRepoOutput } from './flows/summarizeRepo/schema.js';

@@ -4,6 +4,7 @@
  */
 export { createHost, DEFAULT_HOST_MAX_ROUNDS } from './createHost.js';
 export type {
+  DeclinedSampling,
   Discovery,
   Host,
   HostCallOptions,
@@ -11,6 +12,7 @@ export type {
   HostConnection,
   HostOptions,
   HostTarget,
+  OnDeny,
 } from './createHost.js';
 export { HostError, isHostError } from './hostError.js';
 export type { HostErrorCode, HostErrorDetail } from './hostError.js';
