@@ -39,6 +39,8 @@ describe('findPickList', () => {
       'c.ts',
     ]);
     expect(normalisePickPath('"\'README.md\'"')).toBe('README.md');
+    // Single backslashes are not JSON escapes: read as the Windows separators they are.
+    expect(list('Picked: ["docs\\guide.md", "src\\cli.ts"]')).toEqual(['docs/guide.md', 'src/cli.ts']);
     expect(normalisePickPath('../x')).toBe('../x'); // confinement is the listing's job, not the parser's
   });
 

@@ -7,9 +7,10 @@
  * 1. The answer (or the body of a single fence that is the whole answer) is valid JSON: an array is
  *    the list (entries that are not strings stay in it, to be reported as dropped); any other JSON
  *    value (`{"files": [...]}`, a string, a number) is a wrong answer, not prose: refused.
- * 2. Otherwise the prose is searched for JSON arrays whose entries are all strings (at least one).
- *    Exactly one distinct such array is the list (the same array repeated counts once); none, or
- *    several different ones, is refused.
+ * 2. Otherwise the prose is searched for JSON arrays whose entries are all strings (at least one;
+ *    a lone backslash that is not a JSON escape is read as a path separator). Exactly one distinct
+ *    such array is the list (the same array repeated counts once); none, or several different ones,
+ *    is refused.
  * 3. Each string entry is normalised: surrounding whitespace, quotes and backticks go, backslashes
  *    become `/`, leading `./` go.
  */
@@ -91,7 +92,10 @@ function stringArraysIn(text: string): string[][] {
     if (start < 0) break;
     const scanned = scanStringArray(text, start);
     if (scanned.end !== undefined) {
-      const parsed = parseJson(text.slice(start, scanned.end));
+      const span = text.slice(start, scanned.end);
+      // Windows paths written with single backslashes (`"docs\guide.md"`) are not valid JSON escapes.
+      let parsed = parseJson(span);
+      if (!parsed.ok) parsed = parseJson(span.replace(/\\(?!["\\/bfnrtu])/g, '\\\\'));
       if (parsed.ok && Array.isArray(parsed.value)) {
         const entries = (parsed.value as string[]).map(normalisePickPath);
         found.set(JSON.stringify(entries), entries);
