@@ -13,7 +13,7 @@
  * `structuredContent` when the flow names a field.
  *
  * An answer from the host's model that the step cannot use is the client's input gone wrong: when the
- * model plan names a server-owned model after `host` (`host,builtin`, `host,openai:M`), that model
+ * model plan names a server-side model after `host` (`host,builtin`, `host,openai:M`), that model
  * answers the step instead and the result says so in its notes; otherwise it is -32602
  * (`UnusableAnswerError`, the input key and the reason in `data`). The same on both revisions.
  *
@@ -30,6 +30,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
+import type { CompletionModel } from '../models/modelSource.js';
 import type { ModelPlan, ModelSource } from '../models/sources.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
 import type { ToolContext } from './tool.js';
@@ -49,7 +50,7 @@ export interface FlowRoundState<State> {
   f: State;
   /** Server-owned model usage of earlier rounds (only when some step already used one). */
   u?: UsageTotals;
-  /** Notes for the final result made in earlier rounds (a server-owned model answered in the host's place). */
+  /** Notes for the final result made in earlier rounds (a server-side model answered in the host's place). */
   n?: string[];
 }
 
@@ -64,7 +65,7 @@ export interface EngineOptions {
   /** The usage meter's clock (latency, the model deadline); injected in tests. */
   now?: () => number;
   /**
-   * Called when a request is refused with -32021 (it did not declare sampling and no server-owned
+   * Called when a request is refused with -32021 (it did not declare sampling and no server-side
    * model can answer), with the client's self-reported name; the caller logs it once per client.
    */
   onSamplingMissing?: (client: string) => void;
@@ -80,6 +81,12 @@ function withUsage(result: CallToolResult, field: string | undefined, meter: Usa
   return { ...result, structuredContent: { ...result.structuredContent, [field]: meter.totals() } };
 }
 
+/** The model a server-side source runs: a provider, or the flow's own heuristic for `builtin`. */
+function serverModel(source: ModelSource, flow: FlowDefinition<unknown, FlowState>): CompletionModel | undefined {
+  if (source.kind === 'server') return source.model;
+  return source.kind === 'builtin' ? flow.builtin : undefined;
+}
+
 export async function runFlow<Args, State extends FlowState>(
   flow: FlowDefinition<Args, State>,
   args: Args,
@@ -88,7 +95,12 @@ export async function runFlow<Args, State extends FlowState>(
 ): Promise<CallToolResult | InputRequiredResult> {
   // Decided before any repository work or state minting.
   for (const key of flow.keys) {
-    if (options.models.sourceFor(key, ctx.clientCapabilities) !== undefined) continue;
+    const source = options.models.sourceFor(key, ctx.clientCapabilities);
+    if (source?.kind === 'builtin' && flow.builtin === undefined) {
+      options.logger.warn(`${flow.tool}: the model plan names 'builtin', and this tool has no built-in heuristic`);
+      return toolError(`${flow.tool} has no built-in model. Ask the server operator to configure a model provider.`);
+    }
+    if (source !== undefined) continue;
     // A legacy client cannot declare per request: its refusal is a tool result, not -32021.
     if (ctx.hostUnavailable !== undefined) {
       return toolError(
@@ -106,7 +118,7 @@ export async function runFlow<Args, State extends FlowState>(
   }
   const result = await runRounds(flow, args, ctx, options);
   if (ctx.hostUnavailable === undefined) return result;
-  const names = fallbackModels(flow.keys, ctx, options.models);
+  const names = fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models);
   if (names.length === 0) return result;
   const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${ctx.hostUnavailable}.`;
   return withNotes(result, flow.notesField, [note]);
@@ -116,24 +128,31 @@ export async function runFlow<Args, State extends FlowState>(
  * The server-owned models that answered in place of the host's because `ctx.hostUnavailable`
  * (legacy only): the result says so.
  */
-function fallbackModels(keys: readonly string[], ctx: ToolContext, models: ModelPlan): string[] {
+function fallbackModels(
+  flow: FlowDefinition<unknown, FlowState>,
+  keys: readonly string[],
+  ctx: ToolContext,
+  models: ModelPlan,
+): string[] {
   const withSampling = { ...ctx.clientCapabilities, sampling: {} };
   const names = keys.flatMap((key) => {
     const used = models.sourceFor(key, ctx.clientCapabilities);
-    return models.sourceFor(key, withSampling)?.kind === 'host' && used?.kind === 'server' ? [used.model.name] : [];
+    const model = used === undefined ? undefined : serverModel(used, flow);
+    return models.sourceFor(key, withSampling)?.kind === 'host' && model !== undefined ? [model.name] : [];
   });
   return [...new Set(names)];
 }
 
-/** The server-owned model the plan names after `host` for `key`, if any. */
+/** The server-side source the plan names after `host` for `key`, if any (and if it can run). */
 function fallbackSource(
   models: ModelPlan,
+  flow: FlowDefinition<unknown, FlowState>,
   key: string,
   capabilities: ToolContext['clientCapabilities'],
-): Extract<ModelSource, { kind: 'server' }> | undefined {
+): ModelSource | undefined {
   const { sampling: _host, ...withoutSampling } = capabilities;
   const source = models.sourceFor(key, withoutSampling);
-  return source?.kind === 'server' ? source : undefined;
+  return source !== undefined && serverModel(source, flow) !== undefined ? source : undefined;
 }
 
 /**
@@ -182,8 +201,8 @@ async function runRounds<Args, State extends FlowState>(
   let state = opened.state.f;
   let responses = opened.responses;
   const notes = [...(opened.state.n ?? [])];
-  /** Steps whose host answer was unusable in this request: a server-owned model answers them. */
-  const replaced = new Map<string, Extract<ModelSource, { kind: 'server' }>>();
+  /** Steps whose host answer was unusable in this request: a server-side model answers them. */
+  const replaced = new Map<string, ModelSource>();
   const finish = (result: CallToolResult): CallToolResult =>
     withNotes(withUsage(result, flow.usageField, meter), flow.notesField, notes) as CallToolResult;
   for (;;) {
@@ -216,7 +235,7 @@ async function runRounds<Args, State extends FlowState>(
         outcome = await runServerModelStep({
           tool: flow.tool,
           step,
-          model: source.model,
+          model: serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel, // checked in runFlow
           args,
           state,
           params: prepared.params,
@@ -235,21 +254,27 @@ async function runRounds<Args, State extends FlowState>(
     }
 
     // The host's answer is the client's input: never repaired. An unusable one is answered by the
-    // server-owned model the plan names after `host`, or is invalid params.
+    // server-side model the plan names after `host`, or is invalid params.
     try {
       const outcome = await step.accept(args, state, answer, ctx.signal);
       if ('done' in outcome) return finish(outcome.done);
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      const fallback = fallbackSource(options.models, step.key, ctx.clientCapabilities);
+      const fallback = fallbackSource(
+        options.models,
+        flow as FlowDefinition<unknown, FlowState>,
+        step.key,
+        ctx.clientCapabilities,
+      );
       if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
+      const name = serverModel(fallback, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';
       options.logger.info(
-        `${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${fallback.model.name} answers instead`,
+        `${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${name} answers instead`,
       );
       notes.push(
         `The client's model gave an unusable answer for '${error.key}' (${error.message}); ` +
-          `the server's own model (${fallback.model.name}) answered that step instead.`,
+          `the server's own model (${name}) answered that step instead.`,
       );
       replaced.set(step.key, fallback);
     }

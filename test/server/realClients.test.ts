@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BUILTIN_MODEL_NAME } from '../../src/models/builtin.js';
+import { BUILTIN_MODEL_NAME } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
