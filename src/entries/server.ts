@@ -92,6 +92,7 @@ export type {
 } from '../flows/inputRounds.js';
 export { readElicitResult, readRootsResult, readSamplingResult } from '../flows/inputResponses.js';
 export { InputResponseError, REJECTED_STATE_MESSAGE, RequestStateRejectedError } from '../flows/roundErrors.js';
+export { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 export { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 export type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/tool.js';
 

@@ -72,6 +72,12 @@ export interface RoundOptions {
   /** Single use: consumed state ids (in-process or shared by a fleet). Without one, state is single-flow only. */
   store?: Pick<SharedStore, 'consumeOnce'>;
   events?: RoundEvents;
+  /**
+   * For handlers that always mint state when they ask for input: `inputResponses` without
+   * `requestState` cannot answer anything they asked, and is refused (-32602) instead of being
+   * dropped as a new call. A handler that runs rounds without state (`askWithoutState`) leaves it off.
+   */
+  requireState?: boolean;
 }
 
 /** What the state is bound to besides the principal. */
@@ -106,7 +112,16 @@ export async function openRound<State>(
   options: RoundOptions,
   initial: () => State,
 ): Promise<OpenedRound<State>> {
-  if (request.requestState === undefined) return { state: initial(), round: 0, responses: {}, missing: [] };
+  if (request.requestState === undefined) {
+    if (options.requireState === true && Object.keys(request.inputResponses ?? {}).length > 0) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${target.name}: inputResponses without requestState: a retry must echo the requestState of the ` +
+          'input_required result it answers (or start the call again without inputResponses)',
+      );
+    }
+    return { state: initial(), round: 0, responses: {}, missing: [] };
+  }
   const reject = (reason: StateRejectReason): never => {
     options.events?.stateRejected?.(reason);
     options.logger.warn(`${target.name}: request state rejected (${reason}) for principal ${request.principal}`);

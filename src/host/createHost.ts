@@ -12,6 +12,7 @@
  * policies (one request per round).
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   isInputRequiredResult,
   ProtocolError,
@@ -75,6 +76,24 @@ export interface HostOptions {
   trace?: TraceSink;
   /** HTTP: the largest response body the host reads (default 32 MiB); a larger one is a protocol error. */
   maxResponseBodyBytes?: number;
+  /**
+   * What a declined sampling round (`approval_denied`) does to the call. `stop` (default): the call
+   * stops with the `approval_denied` error. `fallback`: on 2026-07-28 the call is made again from
+   * the start without declaring sampling, so that a server with a model of its own (`host,builtin`)
+   * serves it (a server without one answers -32021, a `protocol_error`); on 2025-11-25 the server
+   * already got the refusal (-1), and its result is returned.
+   */
+  onDeny?: OnDeny;
+}
+
+export type OnDeny = 'stop' | 'fallback';
+
+/** How a call went on after its sampling round was declined (`onDeny: 'fallback'`). */
+export interface DeclinedSampling {
+  /** The `approval_denied` message. */
+  reason: string;
+  /** `retried_without_sampling` (2026-07-28) or `server_continued` (2025-11-25: the server got -1). */
+  how: 'retried_without_sampling' | 'server_continued';
 }
 
 export interface HostCallOptions {
@@ -94,6 +113,8 @@ export interface HostCallResult {
   restarts: number;
   /** Model spend across the call's rounds. */
   usage: { tokens: number; bytes: number };
+  /** Set when a sampling round was declined and the call went on (`onDeny: 'fallback'`). */
+  declined?: DeclinedSampling;
 }
 
 export interface Discovery {
@@ -199,9 +220,14 @@ export function createHost(options: HostOptions = {}): Host {
   const audit = options.audit ?? silentAuditLog;
   const approver = options.approver ?? DENY_ALL;
 
-  function policiesFor(signal: AbortSignal | undefined): RoundPolicies {
+  const onDeny = options.onDeny ?? 'stop';
+  if (onDeny !== 'stop' && onDeny !== 'fallback') {
+    throw new ModelInputError('config_invalid', `host onDeny must be 'stop' or 'fallback', got ${String(onDeny)}`);
+  }
+
+  function policiesFor(signal: AbortSignal | undefined, declared: ClientCapabilities = capabilities): RoundPolicies {
     return {
-      declared: capabilities,
+      declared,
       limits,
       budget: createCallBudget(budgets),
       approver,
@@ -260,11 +286,14 @@ export function createHost(options: HostOptions = {}): Host {
       name: string,
       args: Record<string, unknown>,
       call: HostCallOptions,
+      declared: ClientCapabilities = capabilities,
     ): Promise<HostCallResult> {
-      const policies = policiesFor(call.signal);
+      const policies = policiesFor(call.signal, declared);
+      // Each 2026-07-28 request declares its own capabilities: a retry without sampling says so in _meta.
+      const meta = declared === capabilities ? undefined : { [CLIENT_CAPABILITIES_META_KEY]: declared };
       const approval = { approvedForCall: false };
       try {
-        return { ...(await driveRounds(name, args, call, policies, approval)), restarts: 0 };
+        return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 0 };
       } catch (error) {
         const lost = error instanceof LostInTransit ? error : undefined;
         if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true) {
@@ -274,7 +303,7 @@ export function createHost(options: HostOptions = {}): Host {
           `restart ${name}: ${lost.leg} was lost in transit (${lost.reason}); starting the call again (once)`,
         );
         try {
-          return { ...(await driveRounds(name, args, call, policies, approval)), restarts: 1 };
+          return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 1 };
         } catch (again) {
           throw again instanceof LostInTransit ? asProtocolError(again.cause, name) : again;
         }
@@ -287,6 +316,7 @@ export function createHost(options: HostOptions = {}): Host {
       call: HostCallOptions,
       policies: RoundPolicies,
       approval: { approvedForCall: boolean },
+      meta: Record<string, unknown> | undefined,
     ): Promise<Omit<HostCallResult, 'restarts'>> {
       // Served from the SDK's cache within the server's ttlMs.
       const tools = await listTools().catch((error: unknown) => {
@@ -296,7 +326,7 @@ export function createHost(options: HostOptions = {}): Host {
       const definition = tools.find((tool) => tool.name === name);
       const checkOutput = createOutputCheck(definition);
       const legDefinition = withoutOutputSchema(definition);
-      let params: Record<string, unknown> = { name, arguments: args };
+      let params: Record<string, unknown> = { name, arguments: args, ...(meta !== undefined && { _meta: meta }) };
       for (let round = 1; ; round++) {
         let answer: unknown;
         try {
@@ -360,6 +390,7 @@ export function createHost(options: HostOptions = {}): Host {
           arguments: args,
           ...(Object.keys(responses).length > 0 && { inputResponses: responses }),
           ...(requestState !== undefined && { requestState }),
+          ...(meta !== undefined && { _meta: meta }),
         };
       }
     }
@@ -383,8 +414,15 @@ export function createHost(options: HostOptions = {}): Host {
             ...(call.signal !== undefined && { signal: call.signal }),
           },
         )) as CallToolResult;
-        session.rethrowStop();
-        return { result, rounds: session.rounds(), restarts: 0, usage: session.usage() };
+        const declined = onDeny === 'fallback' ? session.declined() : undefined;
+        if (declined === undefined) session.rethrowStop();
+        return {
+          result,
+          rounds: session.rounds(),
+          restarts: 0,
+          usage: session.usage(),
+          ...(declined !== undefined && { declined: { reason: declined.message, how: 'server_continued' as const } }),
+        };
       } catch (error) {
         session.rethrowStop();
         throw asProtocolError(error, name);
@@ -411,8 +449,19 @@ export function createHost(options: HostOptions = {}): Host {
         };
       },
       listTools,
-      callTool: (name, args = {}, call = {}) =>
-        era === 'modern' ? callModern(name, args, call) : callLegacy(name, args, call),
+      callTool: async (name, args = {}, call = {}) => {
+        if (era !== 'modern') return callLegacy(name, args, call);
+        try {
+          return await callModern(name, args, call);
+        } catch (error) {
+          if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
+          const { sampling, ...withoutSampling } = capabilities;
+          if (sampling === undefined) throw error;
+          // From the start, as a new call: the declined round's state is dropped, nothing is answered.
+          const retried = await callModern(name, args, call, withoutSampling);
+          return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
+        }
+      },
       close: () => client.close(),
     };
   }

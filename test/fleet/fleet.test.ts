@@ -9,6 +9,7 @@ import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { createHost, type HostCallResult } from '../../src/host/createHost.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
@@ -120,7 +121,7 @@ describe.skipIf(missing.length > 0)('a fleet of two instances behind nginx, shar
     const accepted = await callTool(one.url, 'dave', retry);
     expect(accepted.body.result?.resultType).toBe('input_required');
     const replayed = await callTool(other.url, 'dave', retry);
-    expect(replayed.body.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(replayed.body.error).toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
     const again = await callTool(endpoint, 'dave', retry);
     expect(again.body.error?.code).toBe(-32602);
     expect(await metric(other.metricsUrl as string, 'mmi_state_rejections_total')).toBeGreaterThanOrEqual(1);
