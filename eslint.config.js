@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**', 'bench/**', 'examples/**', 'test/**', 'scripts/**'],
+    files: ['src/cli/**', 'bench/**', 'eval/**', 'examples/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { choosePicks, parsePickPrompt } from '../../models/builtinPick.js';
 import { userText } from '../../models/builtinPrompt.js';
-import type { Repository, SkippedClass } from '../../repo/index.js';
+import type { RepoFacts, Repository, SkippedClass } from '../../repo/index.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
@@ -117,6 +117,18 @@ export function createSummarizeRepoFlow(
   const repoName = (repo: Repository, args: SummarizeRepoArgs): string =>
     basename(args.path ? `${repo.root}/${args.path}` : repo.root);
   const audienceOf = (args: SummarizeRepoArgs): string => args.audience?.trim() || DEFAULT_AUDIENCE;
+  // The facts are not carried in the sealed state (it stays small): a later round on a new flow instance
+  // lists again (no inspection) and computes them anew; within one instance they are computed once.
+  const factsByPath = new Map<string, Promise<RepoFacts | undefined>>();
+  const factsOf = (args: SummarizeRepoArgs): Promise<RepoFacts | undefined> => {
+    const key = args.path ?? '';
+    let facts = factsByPath.get(key);
+    if (facts === undefined) {
+      facts = repository().then(async (repo) => (await repo.survey(args.path, { candidateBytes: 0 })).facts);
+      factsByPath.set(key, facts);
+    }
+    return facts;
+  };
 
   const pick: ModelStep<SummarizeRepoArgs, SummarizeState> = {
     key: PICK_KEY,
@@ -124,6 +136,7 @@ export function createSummarizeRepoFlow(
       const repo = await repository();
       // Outline plus the best inspected candidates, within the pick prompt's byte budget at any repository size.
       const survey = await repo.survey(args.path, { candidateBytes: budgets.pickPromptBytes });
+      factsByPath.set(args.path ?? '', Promise.resolve(survey.facts));
       if (survey.candidates.length === 0) return nothingToSummarize(survey.base);
       const { params, listed } = buildPickRequest({
         repoName: repoName(repo, args),
@@ -167,7 +180,7 @@ export function createSummarizeRepoFlow(
     async prepare(args, state) {
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
-      const read = await repo.read(state.picked, readBudgetOf(budgets));
+      const [read, facts] = await Promise.all([repo.read(state.picked, readBudgetOf(budgets)), factsOf(args)]);
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -178,7 +191,12 @@ export function createSummarizeRepoFlow(
         ...(encoding !== 'utf8' && { encoding }),
       }));
       return {
-        params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),
+        params: buildSummaryRequest({
+          repoName: repoName(repo, args),
+          audience: audienceOf(args),
+          files: read.files,
+          ...(facts !== undefined && { facts }),
+        }),
         // The read files carry the picked paths from here on: one copy in the sealed state, not two.
         state: { ...state, picked: [], files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
       };
@@ -188,7 +206,7 @@ export function createSummarizeRepoFlow(
       const answered = answerText(answer).trim();
       if (answered.length === 0) throw new FlowAnswerError(SUMMARY_KEY, 'the summary is empty');
       // A host's model may ignore maxTokens: the final text is cut to the result budget (about 25,000 tokens).
-      const { text, cut } = await capResultText(answered, budgets.resultTokens);
+      const [{ text, cut }, facts] = await Promise.all([capResultText(answered, budgets.resultTokens), factsOf(args)]);
       const notes =
         state.fallback === undefined
           ? []
@@ -208,6 +226,7 @@ export function createSummarizeRepoFlow(
         skipped: state.skipped,
         pickedBy: state.fallback === undefined ? 'model' : 'builtin_ranking',
         notes,
+        ...(facts !== undefined && { facts }),
       };
       return {
         done: {
