@@ -29,7 +29,7 @@ const PICK_LABELS: readonly FactLabel[] = ['Name', 'Main language', 'Manifests',
 
 function oneLine(text: string, max = MAX_LINE_CHARS): string {
   const flat = text
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
