@@ -77,13 +77,19 @@ function preference(claim: Claim): number {
   return index < 0 ? PREFERRED.length : index;
 }
 
-/** Preferred language first, then the one whose primary extension this is, then by name (deterministic). */
+/** 0: widely used and its primary extension; 1: its primary extension; 2: widely used; 3: neither. */
+function level(claim: Claim): number {
+  const preferred = preference(claim) < PREFERRED.length;
+  if (claim.primary) return preferred ? 0 : 1;
+  return preferred ? 2 : 3;
+}
+
 function better(a: Claim, b: Claim): number {
-  const preferred = Number(preference(a) === PREFERRED.length) - Number(preference(b) === PREFERRED.length);
-  if (preferred !== 0) return preferred;
-  const primary = Number(b.primary) - Number(a.primary);
-  if (primary !== 0) return primary;
-  return preference(a) - preference(b) || (a.raw.name < b.raw.name ? -1 : a.raw.name > b.raw.name ? 1 : 0);
+  return (
+    level(a) - level(b) ||
+    preference(a) - preference(b) ||
+    (a.raw.name < b.raw.name ? -1 : a.raw.name > b.raw.name ? 1 : 0)
+  );
 }
 
 function infoOf(raw: RawLanguage): LanguageInfo {
@@ -107,13 +113,14 @@ export function buildLanguageIndex(languages: Iterable<RawLanguage>): LanguageIn
       filenameClaims.set(filename, claims);
     }
   }
-  // Several claimants and none widely used: linguist would read the file to decide; the facts never do,
-  // so such an extension stays unknown (`.asc`: AGS Script, AsciiDoc or a PGP signature).
+  // A tie between claimants none of which is widely used: linguist would read the file to decide; the facts
+  // never do, so such an extension stays unknown (`.asc`: AGS Script's or a PGP key's primary extension).
   const settle = (claims: Map<string, Claim[]>): Map<string, LanguageInfo> =>
     new Map(
       [...claims].flatMap(([key, list]): [string, LanguageInfo][] => {
-        const best = list.sort(better)[0] as Claim;
-        const ambiguous = list.length > 1 && preference(best) === PREFERRED.length;
+        const [best, second] = list.sort(better) as [Claim, Claim | undefined];
+        const ambiguous =
+          second !== undefined && level(second) === level(best) && preference(best) === PREFERRED.length;
         return ambiguous ? [] : [[key, infoOf(best.raw)]];
       }),
     );

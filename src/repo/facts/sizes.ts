@@ -21,13 +21,8 @@ export async function measureSizes(
   const complete = paths.length <= MAX_SIZED;
   const step = complete ? 1 : paths.length / MAX_SIZED;
   const chosen: string[] = [];
-  for (
-    let i = 0;
-    i < paths.length && chosen.length < MAX_SIZED;
-    i = complete ? i + 1 : Math.floor((chosen.length + 1) * step)
-  ) {
-    chosen.push(paths[i] as string);
-  }
+  const count = Math.min(paths.length, MAX_SIZED);
+  for (let k = 0; k < count; k++) chosen.push(paths[Math.floor(k * step)] as string);
   const sizes = new Map<string, number>();
   await Promise.all(
     chosen.map((path) =>
