@@ -151,3 +151,62 @@ export function formatFacts(
 export function formatPickFacts(facts: RepoFacts, budgetBytes: number): string[] {
   return formatFacts(facts, { budgetBytes, labels: PICK_LABELS });
 }
+
+/** The facts block as a model reads it back: the values by label, and the lists split into items. */
+export interface ParsedFacts {
+  values: Map<FactLabel, string>;
+  name?: { value: string; from: string };
+  description?: { value: string; from: string };
+  mainLanguage?: { language: string; documentationOnly: boolean };
+  manifests: { path: string; details: string }[];
+  entryPoints: { path: string; via: string }[];
+}
+
+/** `value (source)` -> both parts; a value without a trailing parenthesis has no source. */
+function withSource(text: string): { value: string; from: string } {
+  const match = /^(.*\S)\s+\(([^()]*(?:\([^()]*\)[^()]*)*)\)$/.exec(text);
+  return match?.[1] !== undefined && match[2] !== undefined
+    ? { value: match[1], from: match[2] }
+    : { value: text, from: '' };
+}
+
+function items(text: string | undefined): { path: string; details: string }[] {
+  if (text === undefined) return [];
+  return text
+    .split('; ')
+    .map((item) => withSource(item.trim()))
+    .filter((item) => item.value !== '')
+    .map((item) => ({ path: item.value, details: item.from }));
+}
+
+/** Reads a facts block back from prompt text (the lines after the `Repository facts` header). */
+export function parseFacts(text: string): ParsedFacts | undefined {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((line) => line.startsWith(`${FACTS_HEADER} (`));
+  if (start < 0) return undefined;
+  const values = new Map<FactLabel, string>();
+  for (const line of lines.slice(start + 1)) {
+    const match = /^- ([A-Za-z ]+): (.*)$/.exec(line);
+    if (match?.[1] === undefined || match[2] === undefined) break;
+    const label = FACT_LABELS.find((known) => known === match[1]);
+    if (label !== undefined) values.set(label, match[2]);
+  }
+  const parsed: ParsedFacts = {
+    values,
+    manifests: items(values.get('Manifests')),
+    entryPoints: items(values.get('Entry points')).map(({ path, details }) => ({ path, via: details })),
+  };
+  const name = values.get('Name');
+  if (name !== undefined) parsed.name = withSource(name);
+  const description = values.get('Description');
+  if (description !== undefined) parsed.description = withSource(description);
+  const main = values.get('Main language');
+  if (main !== undefined) {
+    const documentationOnly = main.endsWith('(documentation only, no code)');
+    parsed.mainLanguage = {
+      language: documentationOnly ? main.replace(/\s*\(documentation only, no code\)$/, '') : main,
+      documentationOnly,
+    };
+  }
+  return parsed;
+}
