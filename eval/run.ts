@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { runLocalSummarize } from '../src/host/localSummarize.js';
+import { runLocalSummarize } from '../src/app/localSummarize.js';
 import { silentLogger } from '../src/logger.js';
 import type { Expectation, Measure, Score } from './score.js';
 import { findCheckout, MEASURES, scoreRepository } from './score.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { runLocalSummarize } from '../../src/host/localSummarize.js';
+import { runLocalSummarize } from '../../src/app/localSummarize.js';
 import { silentLogger } from '../../src/logger.js';
 import { createBuiltinModel } from '../../src/models/builtin.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
