@@ -9,6 +9,7 @@
 import type { LanguageInfo } from './languageData.js';
 import type { DeclaredEntry } from './manifests.js';
 import { manifestTypeOf } from './manifests.js';
+import { nameKey, shortProjectName } from './names.js';
 import { isGeneratedPath, isVendoredPath } from './pathKinds.js';
 import type { EntryPointFact, ManifestFact } from './types.js';
 import { MAX_ENTRY_POINTS } from './types.js';
@@ -160,13 +161,15 @@ const NOT_SOURCE_DIRS = /(^|\/)(tests?|examples?|docs?|tools?|scripts?|benchmark
  * `main` file; a header comes last.
  */
 function namedAfterProject(input: EntryPointInput): EntryPointFact[] {
-  const wanted = input.projectName
-    ?.split('/')
-    .filter((segment) => !/^v\d+$/.test(segment))
-    .pop()
-    ?.toLowerCase()
-    .replace(/[-_. ](parent|monorepo|root|workspace|project|all)$/, '')
-    .replace(/[-_.]/g, '');
+  // The whole short name first (`gin`, `gson`), then its last word (`nlohmann_json` -> `json`).
+  const short = input.projectName === undefined ? undefined : nameKey(shortProjectName(input.projectName));
+  const lastWord = input.projectName
+    ?.split(/[-_/ ]/)
+    .filter((word) => word !== '' && !/^v\d+$/.test(word))
+    .pop();
+  const wanted = [short, lastWord === undefined ? undefined : nameKey(lastWord)].filter(
+    (name): name is string => name !== undefined && name !== '',
+  );
   let best: { path: string; rank: number; via: string } | undefined;
   for (const path of input.paths) {
     if (isVendoredPath(path) || isGeneratedPath(path) || NOT_SOURCE_DIRS.test(path)) continue;
@@ -174,10 +177,11 @@ function namedAfterProject(input: EntryPointInput): EntryPointFact[] {
     const language = input.languageOf(path)?.name;
     if (language === undefined || language !== input.language) continue;
     const base = path.slice(path.lastIndexOf('/') + 1);
-    const stem = base.slice(0, base.lastIndexOf('.')).toLowerCase().replace(/[-_.]/g, '');
+    const stem = nameKey(base.slice(0, base.lastIndexOf('.')));
     const main = /^main\.(c|cc|cpp|cxx)$/i.test(base);
-    if (!main && (wanted === undefined || wanted === '' || stem !== wanted)) continue;
-    const rank = path.split('/').length + (main ? 0 : 10) + (HEADER.test(base) ? 20 : 0);
+    const match = wanted.indexOf(stem);
+    if (!main && match < 0) continue;
+    const rank = path.split('/').length + (main ? 0 : 10 + 5 * match) + (HEADER.test(base) ? 20 : 0);
     if (best === undefined || rank < best.rank) {
       best = { path, rank, via: main ? 'C/C++ `main` file' : 'source file named after the project' };
     }

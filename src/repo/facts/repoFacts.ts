@@ -11,6 +11,7 @@ import { computeLanguageMix } from './languageMix.js';
 import { computeLayout } from './layout.js';
 import type { DeclaredEntry, ManifestType } from './manifests.js';
 import { manifestTypeOf, readManifest } from './manifests.js';
+import { nameKey, shortProjectName } from './names.js';
 import { pathKindOf } from './pathKinds.js';
 import type { CommandFact, LanguageMix, ManifestFact, RepoFacts } from './types.js';
 import { MAX_COMMANDS, MAX_MANIFESTS } from './types.js';
@@ -88,11 +89,29 @@ function languageMatches(manifest: { language: string }, language: string | unde
   return [js, jvm, native].some((family) => family.includes(manifest.language) && family.includes(language));
 }
 
+/**
+ * The member of a workspace that carries the project: named like the root project (`packages/vite` of
+ * `vite-monorepo`), or whose name starts the names of its siblings (`axum` beside `axum-core`, `axum-extra`).
+ */
+function affinity(manifest: Found, rootName: string | undefined, members: readonly Found[]): number {
+  if (manifest.depth === 0 || manifest.name === undefined) return 0;
+  const key = nameKey(shortProjectName(manifest.name));
+  if (rootName !== undefined && key === nameKey(shortProjectName(rootName))) return -2;
+  const own = manifest.name.toLowerCase();
+  const prefix = members.some((other) => {
+    const name = other.name?.toLowerCase();
+    return other !== manifest && name !== undefined && name.startsWith(own) && /^[-_]/.test(name.slice(own.length));
+  });
+  return prefix ? -1 : 0;
+}
+
 /** The root manifest of the main language first (lowest rank), then the others shallowest first. */
 function orderManifests(found: Found[], mix: LanguageMix): Found[] {
   const language = mix.main?.of === 'code' ? mix.main.language : undefined;
+  const rootName = found.find((manifest) => manifest.depth === 0 && manifest.name !== undefined)?.name;
   const score = (manifest: Found): number =>
     manifest.depth * 100 +
+    affinity(manifest, rootName, found) * 30 +
     (languageMatches(manifest, language) ? 0 : 20) +
     (manifest.kind === 'make' ? 10 : 0) +
     manifest.type.rank;

@@ -118,6 +118,36 @@ describe('repository facts', () => {
     expect(facts.entryPoints.map((entry) => entry.path)).toEqual(['crates/core/main.rs', 'crates/walk/src/lib.rs']);
   });
 
+  it('puts the workspace member that carries the project first', async () => {
+    const mono = await factsOf({
+      'package.json': JSON.stringify({ name: '@acme/rocket-monorepo', private: true, workspaces: ['packages/*'] }),
+      'packages/create-rocket/package.json': JSON.stringify({
+        name: 'create-rocket',
+        bin: { 'create-rocket': 'index.js' },
+      }),
+      'packages/create-rocket/index.js': code(100),
+      'packages/rocket/package.json': JSON.stringify({ name: 'rocket', bin: { rocket: 'bin/rocket.js' } }),
+      'packages/rocket/bin/rocket.js': code(100),
+    });
+    expect(mono.manifests.map((manifest) => manifest.path)).toEqual([
+      'package.json',
+      'packages/rocket/package.json',
+      'packages/create-rocket/package.json',
+    ]);
+    expect(mono.entryPoints[0]?.path).toBe('packages/rocket/bin/rocket.js');
+    const virtual = await factsOf({
+      'Cargo.toml': '[workspace]\nmembers = ["web", "web-core", "web-extra"]\n',
+      'web-core/Cargo.toml': '[package]\nname = "web-core"\n',
+      'web-core/src/lib.rs': code(100),
+      'web-extra/Cargo.toml': '[package]\nname = "web-extra"\n',
+      'web-extra/src/lib.rs': code(100),
+      'web/Cargo.toml': '[package]\nname = "web"\n',
+      'web/src/lib.rs': code(100),
+    });
+    expect(virtual.project).toEqual({});
+    expect(virtual.entryPoints[0]?.path).toBe('web/src/lib.rs');
+  });
+
   it('settles .h by the repository: C++ when C++ sources outnumber C', async () => {
     const cpp = await factsOf({
       'include/lib.h': code(100),
