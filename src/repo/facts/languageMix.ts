@@ -22,6 +22,22 @@ interface Tally {
   sampledBytes: number;
 }
 
+/**
+ * Languages of build scripts: counted like linguist counts them, but the main language only when nothing
+ * else is code (a tiny Rust crate with a large Makefile is still a Rust project).
+ */
+const BUILD_LANGUAGES: ReadonlySet<string> = new Set([
+  'Makefile',
+  'CMake',
+  'M4',
+  'M4Sugar',
+  'Meson',
+  'Dockerfile',
+  'Starlark',
+  'Nix',
+  'Just',
+]);
+
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -80,7 +96,7 @@ export function computeLanguageMix(
       .sort((a, b) => b.bytes - a.bytes || b.files - a.files || compare(a.language, b.language));
   const languages = shares(code);
   const documentation = shares(docs);
-  const first = languages[0] ?? documentation[0];
+  const first = languages.find((share) => !BUILD_LANGUAGES.has(share.language)) ?? languages[0] ?? documentation[0];
   return {
     languages: languages.slice(0, MAX_LANGUAGES),
     ...(first !== undefined && {

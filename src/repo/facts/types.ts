@@ -13,7 +13,10 @@ export interface LanguageMix {
    * GitHub's language bar counts. Largest by bytes first, at most {@link MAX_LANGUAGES}.
    */
   languages: LanguageShare[];
-  /** The first of `languages`; without code, the main language of the documentation (`Markdown`). */
+  /**
+   * The first of `languages` that is not a build-script language (Makefile, CMake…) unless only those are code;
+   * without code, the main language of the documentation (`Markdown`).
+   */
   main?: { language: string; of: 'code' | 'documentation' };
   /** Files counted apart, as linguist does, and the rest. */
   documentation: { files: number; languages: string[] };
