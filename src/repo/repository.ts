@@ -16,7 +16,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
-import { computeRepoFacts, measureSizes } from './facts/index.js';
+import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
 import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
 import { createLimiter } from './limit.js';
@@ -152,7 +152,8 @@ class FsRepository implements Repository {
     const local = (path: string): string => path.slice(prefix.length);
     return (async () => {
       const sizes = await measureSizes(this.ctx.root, listing.paths, this.ctx.limit, local);
-      return computeRepoFacts({
+      const facts = await computeRepoFacts({
+        prefix,
         paths: prefix === '' ? listing.paths : listing.paths.map(local),
         sizes,
         read: async (paths) => {
@@ -164,6 +165,7 @@ class FsRepository implements Repository {
           return new Map(read.files.map((file) => [local(file.path), file.content]));
         },
       });
+      return rebaseFacts(facts, prefix);
     })();
   }
 

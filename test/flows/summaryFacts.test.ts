@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
 import { silentLogger } from '../../src/logger.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import type { RepoFacts } from '../../src/repo/index.js';

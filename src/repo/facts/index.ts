@@ -1,4 +1,4 @@
-export { computeRepoFacts, MAX_MANIFEST_READS } from './repoFacts.js';
+export { computeRepoFacts, MAX_MANIFEST_READS, rebaseFacts } from './repoFacts.js';
 export type { FactsInput } from './repoFacts.js';
 export { measureSizes, MAX_SIZED } from './sizes.js';
 export { buildLanguageIndex, languageOfPath, loadLanguageIndex } from './languageData.js';

@@ -29,6 +29,8 @@ export interface FactsInput {
   sizes: SizeSample;
   /** A manifest's text (base-relative path), or undefined when it cannot be read. */
   read: (paths: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  /** The sub-path's prefix (`packages/app/`), for the manifest paths quoted in `via` and `from`. Default ''. */
+  prefix?: string;
 }
 
 type Found = ManifestFact & { type: ManifestType; depth: number; entries: DeclaredEntry[]; commands: CommandFact[] };
@@ -129,7 +131,7 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
   const candidates = manifestCandidates(paths).slice(0, MAX_MANIFEST_READS);
   const texts = await input.read(candidates.map((candidate) => candidate.path));
   const found: Found[] = candidates.map(({ path, type, depth }) => {
-    const declared = readManifest(path, texts.get(path) ?? '');
+    const declared = readManifest(`${input.prefix ?? ''}${path}`, texts.get(path) ?? '');
     const dir = path.slice(0, path.lastIndexOf('/') + 1);
     const language =
       type.kind === 'npm' && (listed.has(`${dir}tsconfig.json`) || mix.main?.language === 'TypeScript')
@@ -169,12 +171,12 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
     .slice(0, MAX_COMMANDS);
   const project: RepoFacts['project'] = {};
   if (named?.name !== undefined) {
-    project.name = { value: named.name, from: `${named.path} ${FIELD[named.kind] ?? 'name'}` };
+    project.name = { value: named.name, from: `${input.prefix ?? ''}${named.path} ${FIELD[named.kind] ?? 'name'}` };
   }
   if (described?.description !== undefined) {
     project.description = {
       value: described.description,
-      from: `${described.path} ${DESCRIPTION_FIELD[described.kind] ?? 'description'}`,
+      from: `${input.prefix ?? ''}${described.path} ${DESCRIPTION_FIELD[described.kind] ?? 'description'}`,
     };
   }
 
@@ -193,5 +195,22 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
     entryPoints,
     commands,
     project,
+  };
+}
+
+/**
+ * The facts of a sub-path with every path made relative to the repository root again (they are computed
+ * relative to the sub-path, where `docs/` and `src/` mean what they say), as the candidates and picks are.
+ */
+export function rebaseFacts(facts: RepoFacts, prefix: string): RepoFacts {
+  if (prefix === '') return facts;
+  return {
+    ...facts,
+    layout: {
+      ...facts.layout,
+      directories: facts.layout.directories.map((entry) => ({ ...entry, dir: `${prefix}${entry.dir}` })),
+    },
+    manifests: facts.manifests.map((manifest) => ({ ...manifest, path: `${prefix}${manifest.path}` })),
+    entryPoints: facts.entryPoints.map((entry) => ({ ...entry, path: `${prefix}${entry.path}` })),
   };
 }

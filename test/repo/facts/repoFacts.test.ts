@@ -171,7 +171,7 @@ describe('repository facts', () => {
     expect(facts.mix.main).toEqual({ language: 'Markdown', of: 'documentation' });
   });
 
-  it('computes the facts of a sub-path relative to it', async () => {
+  it('judges a sub-path on its own, and gives paths from the root as the candidates do', async () => {
     const facts = await factsOf(
       {
         'README.md': '# mono\n',
@@ -182,9 +182,11 @@ describe('repository facts', () => {
       'packages/app',
     );
     expect(facts.files).toBe(3);
-    expect(facts.manifests.map((manifest) => manifest.path)).toEqual(['package.json']);
-    expect(facts.entryPoints).toEqual([{ path: 'index.js', via: 'package.json `main`' }]);
-    expect(facts.layout.directories).toEqual([{ dir: 'docs/', files: 1, role: 'docs' }]);
+    expect(facts.manifests.map((manifest) => manifest.path)).toEqual(['packages/app/package.json']);
+    expect(facts.entryPoints).toEqual([{ path: 'packages/app/index.js', via: 'packages/app/package.json `main`' }]);
+    // `docs/` of the sub-path is its documentation: the roles are judged relative to it.
+    expect(facts.layout.directories).toEqual([{ dir: 'packages/app/docs/', files: 1, role: 'docs' }]);
+    expect(facts.mix.documentation.files).toBe(1);
   });
 
   it('estimates bytes from an evenly spread sample on a large tree', async () => {
