@@ -209,5 +209,6 @@ export async function capResultText(text: string, maxTokens: number): Promise<{ 
   const whole = await cutToTokens(text, maxTokens);
   if (whole.text.length === text.length) return { text, cut: false };
   const kept = await cutToTokens(text, Math.max(0, maxTokens - 32));
-  return { text: kept.text.replace(/\s+$/, '') + note, cut: true };
+  // trimEnd, not a regular expression: /\s+$/ is quadratic on a long run of spaces followed by other text.
+  return { text: kept.text.trimEnd() + note, cut: true };
 }
