@@ -109,7 +109,10 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
   sweeper.unref();
 
   const full = (id: unknown): Response => {
-    options.logger.warn(`http: refused a 2025-11-25 session: ${maxSessions} sessions are open`);
+    options.logger.warn(
+      `http: refused a 2025-11-25 session: ${maxSessions} sessions are open`,
+      'legacy_session_refused',
+    );
     const response = jsonRpcError(
       503,
       -32000,

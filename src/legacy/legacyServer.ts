@@ -19,7 +19,6 @@ import {
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type ClientCapabilities,
@@ -39,6 +38,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { REJECTED_STATE_MESSAGE } from '../flows/inputRounds.js';
+import { GuardedServer, type InternalErrorSink } from '../server/guardedServer.js';
 import { printable } from '../models/untrusted.js';
 import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
 
@@ -103,16 +103,25 @@ function samplingKeys(result: InputRequiredResult): string[] {
     .map(([key]) => key);
 }
 
-export class LegacyAwareServer extends Server {
+export class LegacyAwareServer extends GuardedServer {
   readonly #calls = new Map<RequestId, LegacyCall>();
   readonly #maxSamples: number;
   readonly #maxCallsInFlight: number;
 
-  constructor(identity: Implementation, options: ServerOptions, legacy: LegacyServerOptions = {}) {
+  constructor(
+    identity: Implementation,
+    options: ServerOptions,
+    legacy: LegacyServerOptions = {},
+    onInternalError?: InternalErrorSink,
+  ) {
     const maxSamples = legacy.maxSamplesPerCall ?? DEFAULT_MAX_SAMPLES_PER_CALL;
     // The shim's own cap counts rounds; one round may carry several samples, so samples are counted
     // here too. Both use the same number: a round without a sample is still bounded by the shim.
-    super(identity, { ...options, inputRequired: { ...options.inputRequired, maxRounds: maxSamples } });
+    super(
+      identity,
+      { ...options, inputRequired: { ...options.inputRequired, maxRounds: maxSamples } },
+      onInternalError,
+    );
     this.#maxSamples = maxSamples;
     this.#maxCallsInFlight = legacy.maxCallsInFlight ?? DEFAULT_MAX_CALLS_IN_FLIGHT;
     const negotiated = legacy.onSamplingNegotiated;

@@ -3,6 +3,7 @@
  * otherwise (or when git fails); both give the same paths for the same tree. Cheap filters only — nothing is
  * opened but directories and ignore files.
  */
+import { escapeControls, hasControls } from '../protocol/sanitize.js';
 import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
@@ -71,6 +72,9 @@ export async function listDirectory(
   return { listing: finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason }) };
 }
 
+/** Examples of unsafe names are shown escaped and at most this long. */
+const MAX_EXAMPLE_CHARS = 200;
+
 function finish(
   options: ListOptions,
   base: string,
@@ -82,8 +86,15 @@ function finish(
   paths.sort();
   let unique = 0;
   for (let index = 0; index < paths.length; index++) {
+    const path = paths[index] as string;
+    // A name with a control, separator or format character (newline, tab, ESC, bidi override) could forge the
+    // structure of a prompt or a log line: it is never listed, so never shown, picked or read.
+    if (hasControls(path)) {
+      skips.add('unsafe_name', escapeControls(path, MAX_EXAMPLE_CHARS));
+      continue;
+    }
     // Unmerged entries appear once per stage in git's output.
-    if (index === 0 || paths[index] !== paths[unique - 1]) paths[unique++] = paths[index] as string;
+    if (unique === 0 || path !== paths[unique - 1]) paths[unique++] = path;
   }
   paths.length = unique;
   options.onProgress?.({ phase: 'listed', files: paths.length, source });

@@ -8,7 +8,14 @@ export interface RepoFile {
 
 /** Why an entry was left out of a listing, an inspection or a read. */
 export type SkipReason =
-  'ignored' | 'binary' | 'too_large' | 'symlink_outside_root' | 'special_file' | 'unreadable' | 'vcs_dir';
+  | 'ignored'
+  | 'binary'
+  | 'too_large'
+  | 'symlink_outside_root'
+  | 'special_file'
+  | 'unreadable'
+  | 'unsafe_name'
+  | 'vcs_dir';
 
 /** One class of skipped entries: how many, and at most five examples (sorted). */
 export interface SkippedClass {

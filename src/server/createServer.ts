@@ -17,6 +17,8 @@ import { z } from 'zod';
 
 import { LegacyAwareServer, type LegacyToolView } from '../legacy/legacyServer.js';
 import type { LegacyServerOptions } from '../legacy/options.js';
+import type { Logger } from '../logger.js';
+import { describeInternalError } from './guardedServer.js';
 import type { AnyToolDefinition, ToolContext } from './tool.js';
 
 export const SERVER_NAME = 'mcp-model-input';
@@ -39,6 +41,8 @@ export interface ServerFactoryOptions {
   extend?: (server: Server, principal: string) => void;
   /** The legacy (2025-11-25) adapter's per-call sample limit and deprecation hook. */
   legacy?: LegacyServerOptions;
+  /** Where the detail of an internal error goes; the peer only ever gets -32603 `Internal error`. */
+  logger?: Logger;
 }
 
 /**
@@ -123,6 +127,8 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
         },
       },
       options.legacy,
+      (method, error) =>
+        options.logger?.warn(`${method}: internal error: ${describeInternalError(error)}`, 'internal_error'),
     );
 
     server.setRequestHandler('tools/list', () => listToolsResult(descriptors));

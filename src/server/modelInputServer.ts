@@ -52,6 +52,7 @@ export function createModelInputServerFactory(options: ModelInputServerOptions):
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    logger: options.logger,
     legacy: {
       onSamplingNegotiated: createDeprecationNotice(options.logger),
       ...(options.maxSamplesPerCall !== undefined && { maxSamplesPerCall: options.maxSamplesPerCall }),

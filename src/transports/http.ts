@@ -88,7 +88,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     legacy: 'reject',
     responseMode: 'auto',
     maxRequestBodySize: maxBodyBytes,
-    onerror: (error) => options.logger.warn(`http: ${error.message}`),
+    onerror: (error) => options.logger.warn(`http: ${error.message}`, 'http_rejected'),
   });
 
   async function handle(request: Request): Promise<Response> {
@@ -166,7 +166,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       try {
         return await handle(request);
       } catch (error) {
-        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
+        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`, 'internal_error');
         return jsonRpcError(500, -32603, 'Internal error');
       }
     },

@@ -110,6 +110,6 @@ export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
   return serveStdio(options.factory, {
     legacy: legacy ? 'serve' : 'reject',
     transport,
-    onerror: (error) => options.logger.warn(`stdio: ${error.message}`),
+    onerror: (error) => options.logger.warn(`stdio: ${error.message}`, 'stdio_rejected'),
   });
 }

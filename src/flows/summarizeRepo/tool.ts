@@ -49,7 +49,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
         }
         if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
           // The message names a host path: it goes to the operator's log, not to the client.
-          options.logger.warn(`${TOOL_NAME}: ${error.message}`);
+          options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
           return {
             content: [
               { type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' },
