@@ -1,14 +1,104 @@
 /**
- * Peer-supplied text made inert where it is embedded in a line-oriented sink: the server's log, a prompt's
- * candidate list. Nothing it contains can end the line, move the cursor, clear the screen or reorder what follows
- * (bidi overrides): every control, format or separator character is shown as a visible escape (`\n`, `\x1b`,
- * `\u202e`), so the text stays readable and can be told apart from what the line says around it.
+ * Text from an untrusted peer, made safe to show: the one home of our sanitisers.
+ *
+ * `printable` puts a text on one line with nothing invisible (for log lines and error messages that
+ * echo input). `terminalSafe` makes text from an untrusted server safe to print on the user's terminal: nothing it contains can
+ * move the cursor, recolour or clear the screen, set the window title, plant a hyperlink, reorder
+ * characters (bidi overrides) or overwrite a line (carriage return), and no field can flood the dialog.
+ *
+ * Neutralise, don't hide: CSI sequences (colours, cursor moves: numbers only) are dropped, but the
+ * payload of string sequences (OSC titles and hyperlinks, DCS, APC…) stays visible after a `␛` marker,
+ * so text the model would read is never invisible to the user reviewing it.
+ *
+ * `escapeControls` puts a peer-supplied text on one inert line where every control, format or separator
+ * character stays visible as an escape (`\n`, `\x1b`, `\u202e`): for the server's log and for names embedded
+ * in a prompt, where what was sent must stay readable and cannot end the line or drive the terminal.
  */
 
 /* eslint-disable no-control-regex -- matching control characters is what this module is for */
 
+/** Shown where a terminal control string began. */
+export const ESCAPE_MARKER = '\u241B';
+
+export interface TerminalSafeOptions {
+  /** Keep line breaks (blank-line runs collapse to one); otherwise every break becomes a space. */
+  multiline?: boolean;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** CSI: ESC [ or the 8-bit introducer, parameter and intermediate bytes, one final byte. */
+const CSI = /(?:\x1B\[|\x9B)[\x30-\x3F]*[\x20-\x2F]*[\x40-\x7E]?/g;
+/** String introducers: OSC, DCS, SOS, PM, APC (7-bit and 8-bit forms). */
+const STRING_START = /\x1B[\]PX^_]|[\x90\x98\x9D\x9E\x9F]/g;
+/** String terminators: BEL, ESC \ and the 8-bit ST. */
+const STRING_END = /\x07|\x1B\\|\x9C/g;
+/** Any other escape: ESC, intermediates and a final byte (charset switches, keypad modes, RIS…), or a lone ESC. */
+const OTHER_ESCAPE = /\x1B[\x20-\x2F]*[\x30-\x7E]?/g;
+const LINE_BREAKS = /\r\n|[\r\u2028\u2029\x0B\x0C\x85]/g;
+/** C0 (but tab and newline), DEL, C1, and Unicode format characters: bidi overrides, zero-width, BOM. */
+const INVISIBLE = /[\x00-\x08\x0E-\x1F\x7F-\x9F]|\p{Cf}/gu;
+
+/**
+ * `text` with terminal controls neutralised and at most `maxChars` code points kept; a longer text
+ * ends with `… (+N chars)` counting what was cut.
+ */
+export function terminalSafe(text: string, maxChars: number, options: TerminalSafeOptions = {}): string {
+  const limit = Math.max(0, Math.floor(maxChars));
+  // Bound the work on huge inputs: only a head is sanitised; the rest is counted as cut.
+  const head = Math.min(text.length, limit * 4 + 256);
+  let safe = text
+    .slice(0, head)
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(CSI, '')
+    .replace(STRING_START, ESCAPE_MARKER)
+    .replace(STRING_END, '')
+    .replace(OTHER_ESCAPE, '')
+    .replace(LINE_BREAKS, '\n')
+    .replace(INVISIBLE, '')
+    .replace(/\t/g, '  ');
+  safe = options.multiline ? safe.replace(/[ ]+\n/g, '\n').replace(/\n{3,}/g, '\n\n') : safe.replace(/\s*\n\s*/g, ' ');
+  return truncate(safe, limit, text.length - head);
+}
+
+function truncate(text: string, limit: number, unread: number): string {
+  if (text.length <= limit && unread === 0) return text;
+  const points = Array.from(text);
+  const cut = Math.max(0, points.length - limit) + unread;
+  if (cut === 0) return text;
+  return `${points.slice(0, limit).join('')}… (+${cut} chars)`;
+}
+
+/**
+ * What JSON.stringify leaves raw but a terminal or a line-oriented reader would act on: DEL and C1
+ * controls (0x9B is CSI), Unicode format characters (bidi overrides) and the line and paragraph
+ * separators. They only occur inside strings, so `\uXXXX` keeps the JSON valid.
+ */
+const UNSAFE_IN_JSON = /[\x7F-\x9F\u2028\u2029\p{Cf}]/gu;
+
+/** `\uXXXX` per UTF-16 unit (a character past U+FFFF is two). */
+function escapeJsonChar(char: string): string {
+  let escaped = '';
+  for (let index = 0; index < char.length; index++) {
+    escaped += `\\u${char.charCodeAt(index).toString(16).padStart(4, '0')}`;
+  }
+  return escaped;
+}
+
+/** JSON that parses to the same value and carries no character a terminal would act on. */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, escapeJsonChar);
+}
+
+// Control characters, format characters (bidi overrides, zero-width) and line/paragraph separators.
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** `text` on one printable line: control and format characters become `?` (for messages that echo input). */
+export function printable(text: string): string {
+  return text.replace(NOT_PRINTABLE, '?');
+}
+
 /** C0 controls, DEL, C1 controls, the line and paragraph separators, format characters, lone surrogates. */
-const UNSAFE =
+const UNSAFE_IN_LINE =
   /[\x00-\x1F\x7F-\x9F\u2028\u2029]|\p{Cf}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
@@ -22,9 +112,9 @@ function escapeChar(char: string): string {
 
 /** Whether `text` holds a character {@link escapeControls} would escape (a backslash alone does not count). */
 export function hasControls(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
+  UNSAFE_IN_LINE.lastIndex = 0;
+  const found = UNSAFE_IN_LINE.test(text);
+  UNSAFE_IN_LINE.lastIndex = 0;
   return found;
 }
 
@@ -40,6 +130,6 @@ export function escapeControls(text: string, maxChars?: number): string {
   // Never keep half of a surrogate pair at the cut.
   if (head.length < text.length && /[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   const rest = text.length - head.length;
-  const escaped = hasControls(head) ? head.replace(/\\/g, '\\\\').replace(UNSAFE, escapeChar) : head;
+  const escaped = hasControls(head) ? head.replace(/\\/g, '\\\\').replace(UNSAFE_IN_LINE, escapeChar) : head;
   return rest > 0 ? `${escaped}…(+${rest} chars)` : escaped;
 }

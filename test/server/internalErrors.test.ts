@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
 import { createServerFactory } from '../../src/server/createServer.js';
-import { INTERNAL_ERROR_MESSAGE } from '../../src/server/guardedServer.js';
-import { defineTool } from '../../src/server/tool.js';
+import { INTERNAL_ERROR_MESSAGE } from '../../src/server/internalErrors.js';
+import { defineTool } from '../../src/flows/tool.js';
 import { createHttpFront } from '../../src/transports/http.js';
 import { httpChannel, meta } from '../helpers/rawChannel.js';
 import { capturingLogger } from '../helpers/servers.js';
