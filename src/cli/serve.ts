@@ -5,9 +5,10 @@ import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing } from '../state/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
-import { listenHttp } from '../transports/nodeHttp.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } from '../transports/nodeHttp.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
+import { HTTP_LIMIT_FLAG_OPTIONS, HTTP_LIMIT_FLAGS, httpLimitsFromFlags } from './limitFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
 
@@ -61,6 +62,11 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
   };
 }
 
+/** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
+function requestTimeoutFor(bodyTimeoutMs: number | undefined): { requestTimeoutMs: number } {
+  return { requestTimeoutMs: Math.max(DEFAULT_REQUEST_TIMEOUT_MS, (bodyTimeoutMs ?? 0) + 5_000) };
+}
+
 function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
   return new Promise((resolve) => {
     const stop = (signal: string) => {
@@ -86,6 +92,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'allow-remote': { type: 'boolean' },
     'allow-host': { type: 'string', multiple: true },
     'max-body': { type: 'string' },
+    ...HTTP_LIMIT_FLAG_OPTIONS,
     legacy: { type: 'string' },
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
@@ -107,6 +114,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       'allow-remote',
       'allow-host',
       'max-body',
+      ...HTTP_LIMIT_FLAGS,
       'max-sessions',
       'session-idle',
     ] as const) {
@@ -131,6 +139,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     );
   }
   const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
+  const httpLimits = httpLimitsFromFlags(values);
   const { ring, warning } = await loadKeyRing({
     envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
@@ -173,10 +182,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
         ...(tokens !== undefined && { tokens }),
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        ...httpLimits,
       });
     },
     host,
     port,
+    requestTimeoutFor(httpLimits.bodyTimeoutMs),
   );
   logger.info(`serving ${root} at ${listening.origin}/mcp (model: ${models.spec})`);
   return waitForShutdown(() => listening.close(), logger);

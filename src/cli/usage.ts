@@ -60,6 +60,10 @@ Options:
                              loopback names are accepted on loopback binds, and this machine's names and
                              addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
+  --max-body-in-flight BYTES HTTP only: request-body bytes buffered by all requests at once; beyond it
+                             503 with Retry-After (default: 67108864)
+  --body-timeout SECONDS     HTTP only: a request body must arrive whole within this time, 1-3600;
+                             408 otherwise (default: 30)
   --legacy on|off            serve 2025-11-25 clients (initialize, sessions, live sampling requests);
                              off refuses initialize with -32022 (default: on)
   --max-samples-per-call N   2025-11-25 clients: live sampling requests per tool call, 1-100; past it

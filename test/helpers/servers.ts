@@ -3,7 +3,7 @@ import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
-import type { HttpFront } from '../../src/transports/http.js';
+import type { HttpFront, HttpFrontOptions } from '../../src/transports/http.js';
 import { httpChannel, stdioChannel, type RawChannel } from './rawChannel.js';
 
 export interface TestFrontOptions {
@@ -15,6 +15,8 @@ export interface TestFrontOptions {
   stateTtlSeconds?: number;
   maxRounds?: number;
   maxBodyBytes?: number;
+  /** Further front options (body budget and deadline, admission limits…). */
+  front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
 
 /** Our HTTP front, in-process, answering to Host `localhost`. */
@@ -34,6 +36,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     allowedOrigins: ['http://localhost'],
     ...(options.tokens !== undefined && { tokens: options.tokens }),
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    ...options.front,
   });
 }
 
