@@ -19,6 +19,8 @@ export interface ListOptions {
   /** git output larger than this falls back to the walker. */
   maxGitOutputBytes: number;
   onProgress?: (event: RepoProgress) => void;
+  /** Kills git and stops the walker; an aborted listing rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 export interface DirectoryListing {
@@ -50,6 +52,7 @@ export async function listDirectory(
       command: options.gitCommand,
       timeoutMs: options.gitTimeoutMs,
       maxOutputBytes: options.maxGitOutputBytes,
+      ...(options.signal !== undefined && { signal: options.signal }),
     };
     const result = await listWithGit(context, base, rules, sink, !deferIgnored);
     if (typeof result === 'function') {
@@ -67,7 +70,14 @@ export async function listDirectory(
     }
     reason = result;
   }
-  const sink = { paths: [] as string[], skips: new SkipCollector(), onProgress: report };
+  // A git run killed by the abort is no reason to walk the tree instead.
+  options.signal?.throwIfAborted();
+  const sink = {
+    paths: [] as string[],
+    skips: new SkipCollector(),
+    onProgress: report,
+    ...(options.signal !== undefined && { signal: options.signal }),
+  };
   await walk(options.root, base, rules, sink);
   return { listing: finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason }) };
 }

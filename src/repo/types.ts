@@ -144,6 +144,11 @@ export interface RepositoryOptions {
   historyCommits?: number;
   /** Called with progress while listing, inspecting and reading. Must not throw. */
   onProgress?: (event: RepoProgress) => void;
+  /**
+   * Aborting stops the work of this repository object: running `git` children are killed, the walker, the
+   * candidate inspection and the reads stop between entries, and the pending call rejects with the abort reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Repository {

@@ -49,7 +49,12 @@ export interface ServerFactoryOptions {
  * The per-request view every handler gets, built from the SDK's context. When an era plug-in serves
  * the request (`view`), capabilities and answers come from it instead of `_meta`.
  */
-export function toolContextOf(ctx: ServerContext, principal: string, legacy?: EraRequestView): ToolContext {
+export function toolContextOf(
+  ctx: ServerContext,
+  principal: string,
+  legacy?: EraRequestView,
+  transportSignal?: AbortSignal,
+): ToolContext {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
@@ -59,7 +64,8 @@ export function toolContextOf(ctx: ServerContext, principal: string, legacy?: Er
     requestState: ctx.mcpReq.requestState(),
     inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
     ...(legacy?.hostUnavailable !== undefined && { hostUnavailable: legacy.hostUnavailable }),
-    signal: ctx.mcpReq.signal,
+    // Aborted by notifications/cancelled (the SDK) or by the HTTP client going away (the transport).
+    signal: transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]),
     log: (level, data) => ctx.mcpReq.log(level, data),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
@@ -110,6 +116,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
 
   return (requestContext) => {
     const principal = options.resolvePrincipal(requestContext.authInfo);
+    const transportSignal = (requestContext as { requestInfo?: { signal?: AbortSignal } }).requestInfo?.signal;
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
@@ -144,7 +151,8 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
-      const run = (view: EraRequestView | undefined) => tool.run(parsed.data, toolContextOf(ctx, principal, view));
+      const run = (view: EraRequestView | undefined) =>
+        tool.run(parsed.data, toolContextOf(ctx, principal, view, transportSignal));
       return era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run);
     });
 

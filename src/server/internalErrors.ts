@@ -27,7 +27,8 @@ export function guardHandler<H extends AnyHandler>(method: string, handler: H, s
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       try {
-        sink(method, error);
+        // A call aborted by its client (cancelled, disconnected) is no fault to report; nobody reads the answer.
+        if (!(error instanceof Error && error.name === 'AbortError')) sink(method, error);
       } catch {
         // A log sink must never change the answer.
       }

@@ -163,7 +163,13 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
+    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts).
+    const forwarded = new Request(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: body.text,
+      signal: request.signal,
+    });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);

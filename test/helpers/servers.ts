@@ -1,6 +1,7 @@
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
+import type { RepositoryOptions } from '../../src/repo/index.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
 import type { HttpFront, HttpFrontOptions } from '../../src/transports/http.js';
@@ -15,6 +16,8 @@ export interface TestFrontOptions {
   stateTtlSeconds?: number;
   maxRounds?: number;
   maxBodyBytes?: number;
+  /** Repository reader options (a fake git command, the walker only…). */
+  repository?: RepositoryOptions;
   /** Further front options (body budget and deadline, admission limits…). */
   front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
@@ -29,6 +32,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     defaultPrincipal: ANONYMOUS,
     ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.repository !== undefined && { repository: options.repository }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,

@@ -32,7 +32,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
-      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository), options.budgets);
+      // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
+      const repository = { ...options.repository, signal: ctx.signal };
+      const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
       try {
         return await runFlow(flow, args, ctx, {
           codec: options.codec,
