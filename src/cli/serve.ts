@@ -8,7 +8,13 @@ import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.j
 import { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } from '../transports/nodeHttp.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
-import { HTTP_LIMIT_FLAG_OPTIONS, HTTP_LIMIT_FLAGS, httpLimitsFromFlags } from './limitFlags.js';
+import {
+  ADMISSION_FLAG_OPTIONS,
+  admissionFromFlags,
+  HTTP_LIMIT_FLAG_OPTIONS,
+  HTTP_LIMIT_FLAGS,
+  httpLimitsFromFlags,
+} from './limitFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
 
@@ -93,6 +99,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'allow-host': { type: 'string', multiple: true },
     'max-body': { type: 'string' },
     ...HTTP_LIMIT_FLAG_OPTIONS,
+    ...ADMISSION_FLAG_OPTIONS,
     legacy: { type: 'string' },
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
@@ -140,6 +147,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
   const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
   const httpLimits = httpLimitsFromFlags(values);
+  const admission = admissionFromFlags(values);
   const { ring, warning } = await loadKeyRing({
     envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
@@ -151,6 +159,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     models,
     keyRing: ring,
     logger,
+    admission,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
     legacy: legacy.enabled && {

@@ -64,6 +64,12 @@ Options:
                              503 with Retry-After (default: 67108864)
   --body-timeout SECONDS     HTTP only: a request body must arrive whole within this time, 1-3600;
                              408 otherwise (default: 30)
+  --max-calls N              tool calls running at once, 1-10000 (default: 16); the next ones wait
+  --max-queued-calls N       tool calls waiting for a place, 0-100000 (default: 64); beyond it a call is
+                             refused: HTTP 503 with Retry-After, on stdio JSON-RPC error -32000
+  --max-calls-per-principal N
+                             tool calls one principal may have running or waiting, 1-100000
+                             (default: 32); beyond it HTTP 429 with Retry-After (-32000 on stdio)
   --legacy on|off            serve 2025-11-25 clients (initialize, sessions, live sampling requests);
                              off refuses initialize with -32022 (default: on)
   --max-samples-per-call N   2025-11-25 clients: live sampling requests per tool call, 1-100; past it

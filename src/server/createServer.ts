@@ -18,6 +18,7 @@ import { z } from 'zod';
 
 import type { AnyToolDefinition, ToolContext } from '../flows/tool.js';
 import type { Logger } from '../logger.js';
+import type { Admission } from './admission.js';
 import type { EraRequestView, ServerEra } from './era.js';
 import { describeInternalError, guardRequestHandlers } from './internalErrors.js';
 
@@ -43,6 +44,8 @@ export interface ServerFactoryOptions {
   era?: ServerEra;
   /** Where the detail of an internal error goes; the peer only ever gets -32603 `Internal error`. */
   logger?: Logger;
+  /** Bounds the tool calls running and waiting (global and per principal); without it calls are not bounded. */
+  admission?: Admission;
 }
 
 /**
@@ -153,7 +156,14 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       }
       const run = (view: EraRequestView | undefined) =>
         tool.run(parsed.data, toolContextOf(ctx, principal, view, transportSignal));
-      return era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run);
+      const signal =
+        transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]);
+      const release = await options.admission?.acquire(principal, signal);
+      try {
+        return await (era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run));
+      } finally {
+        release?.();
+      }
     });
 
     options.extend?.(server, principal);

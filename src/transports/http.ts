@@ -21,6 +21,8 @@ import {
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 import type { SessionLeg, SessionLegFactory } from '../server/era.js';
+import { SERVER_BUSY_CODE, type Admission } from '../server/admission.js';
+import { ANONYMOUS } from '../server/principals.js';
 import { createBodyBudget, readBodyCapped, type BodyBudget } from './body.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
@@ -48,6 +50,11 @@ export interface HttpFrontOptions {
   maxBodyBytesInFlight?: number | BodyBudget;
   /** Deadline for reading one request body, in milliseconds (default 30 s). */
   bodyTimeoutMs?: number;
+  /**
+   * The tool-call admission the server factory enforces: a `tools/call` it would refuse gets 503 or 429 with
+   * `Retry-After` here, before the SDK sees it.
+   */
+  admission?: Admission;
   /** Sessionful serving of clients that open with `initialize` (an era plug-in's); absent: refused. */
   sessions?: SessionLegFactory;
 }
@@ -187,6 +194,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       const rejection = checkRequestEnvelope(message.method, message.params);
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
+      }
+      const refusal = message.method === 'tools/call' ? options.admission?.check(owner || ANONYMOUS) : undefined;
+      if (refusal !== undefined) {
+        options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
+        const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
+        const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, message.id, data);
+        response.headers.set('retry-after', String(refusal.retryAfterSeconds));
+        return response;
       }
     }
     return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });

@@ -2,6 +2,7 @@ import { silentLogger, type Logger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import type { RepositoryOptions } from '../../src/repo/index.js';
+import type { AdmissionOptions } from '../../src/server/admission.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
 import type { HttpFront, HttpFrontOptions } from '../../src/transports/http.js';
@@ -16,6 +17,8 @@ export interface TestFrontOptions {
   stateTtlSeconds?: number;
   maxRounds?: number;
   maxBodyBytes?: number;
+  /** Tool-call admission limits. */
+  admission?: AdmissionOptions;
   /** Repository reader options (a fake git command, the walker only…). */
   repository?: RepositoryOptions;
   /** Further front options (body budget and deadline, admission limits…). */
@@ -33,6 +36,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.admission !== undefined && { admission: options.admission }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,
