@@ -36,6 +36,8 @@ interface LegacyFlags {
   maxSamplesPerCall?: number;
   maxSessions?: number;
   sessionIdleSeconds?: number;
+  maxSessionsPerPrincipal?: number;
+  sessionLifetimeSeconds?: number;
 }
 
 /** `--legacy on|off` and the legacy adapter's bounds; the bounds need `--legacy on`. */
@@ -53,9 +55,27 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
     ),
     maxSessions: parseInteger('--max-sessions', values['max-sessions'] as string | undefined, 1, 10_000),
     sessionIdleSeconds: parseInteger('--session-idle', values['session-idle'] as string | undefined, 1, 86_400),
+    maxSessionsPerPrincipal: parseInteger(
+      '--max-sessions-per-principal',
+      values['max-sessions-per-principal'] as string | undefined,
+      1,
+      10_000,
+    ),
+    sessionLifetimeSeconds: parseInteger(
+      '--session-lifetime',
+      values['session-lifetime'] as string | undefined,
+      1,
+      7 * 86_400,
+    ),
   };
   if (mode === 'off') {
-    for (const flag of ['max-samples-per-call', 'max-sessions', 'session-idle']) {
+    for (const flag of [
+      'max-samples-per-call',
+      'max-sessions',
+      'session-idle',
+      'max-sessions-per-principal',
+      'session-lifetime',
+    ]) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} needs --legacy on`);
     }
     return { enabled: false };
@@ -65,6 +85,8 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
     ...(flags.maxSamplesPerCall !== undefined && { maxSamplesPerCall: flags.maxSamplesPerCall }),
     ...(flags.maxSessions !== undefined && { maxSessions: flags.maxSessions }),
     ...(flags.sessionIdleSeconds !== undefined && { sessionIdleSeconds: flags.sessionIdleSeconds }),
+    ...(flags.maxSessionsPerPrincipal !== undefined && { maxSessionsPerPrincipal: flags.maxSessionsPerPrincipal }),
+    ...(flags.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: flags.sessionLifetimeSeconds }),
   };
 }
 
@@ -104,6 +126,8 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
     'session-idle': { type: 'string' },
+    'max-sessions-per-principal': { type: 'string' },
+    'session-lifetime': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -124,6 +148,8 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       ...HTTP_LIMIT_FLAGS,
       'max-sessions',
       'session-idle',
+      'max-sessions-per-principal',
+      'session-lifetime',
     ] as const) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
     }
@@ -166,6 +192,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
       ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+      ...(legacy.maxSessionsPerPrincipal !== undefined && {
+        maxSessionsPerPrincipal: legacy.maxSessionsPerPrincipal,
+      }),
+      ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
     },
   };
 

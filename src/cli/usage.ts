@@ -78,6 +78,12 @@ Options:
                              beyond it gets 503 (default: 100)
   --session-idle SECONDS     HTTP only, 2025-11-25 clients: a session without traffic for this long is
                              closed and then gets 404, 1-86400 (default: 1800)
+  --max-sessions-per-principal N
+                             HTTP only, 2025-11-25 clients: sessions one principal may hold, 1-10000;
+                             callers without a token share one quota; initialize beyond it gets 429
+                             (default: a quarter of --max-sessions, at least 1)
+  --session-lifetime SECONDS HTTP only, 2025-11-25 clients: no session lives longer, busy or not,
+                             1-604800 (default: 3600)
   --quiet                    only warnings on stderr (hides the one line per model call)
   -h, --help                 show this help
 
