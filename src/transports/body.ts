@@ -15,24 +15,34 @@ export type CappedBody =
   /** The body did not arrive within the read deadline. */
   | { kind: 'timeout' };
 
+/** Bodies up to this size are small: a share of the budget is kept for them. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+/** The share of the budget large bodies may never take, so that ordinary requests get through while they stall. */
+const SMALL_BODY_SHARE = 1 / 8;
+
 /** The process-wide count of request-body bytes buffered or reserved, with a ceiling. */
 export interface BodyBudget {
   readonly maxBytes: number;
   readonly inFlight: number;
-  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
-  reserve(bytes: number): boolean;
+  /**
+   * Takes `bytes` from the budget for a body of `bodyBytes` so far (or declared); false (and nothing taken) when
+   * they do not fit. A body larger than {@link SMALL_BODY_BYTES} may use all but an eighth of the budget.
+   */
+  reserve(bytes: number, bodyBytes?: number): boolean;
   release(bytes: number): void;
 }
 
 export function createBodyBudget(maxBytes: number): BodyBudget {
   let inFlight = 0;
+  const largeLimit = Math.floor(maxBytes * (1 - SMALL_BODY_SHARE));
   return {
     maxBytes,
     get inFlight() {
       return inFlight;
     },
-    reserve(bytes) {
-      if (inFlight + bytes > maxBytes) return false;
+    reserve(bytes, bodyBytes = bytes) {
+      const limit = bodyBytes > SMALL_BODY_BYTES ? largeLimit : maxBytes;
+      if (inFlight + bytes > limit) return false;
       inFlight += bytes;
       return true;
     },
@@ -68,9 +78,9 @@ export async function readBodyCapped(
     budget?.release(reserved);
     reserved = 0;
   };
-  const take = (bytes: number): boolean => {
+  const take = (bytes: number, bodyBytes: number): boolean => {
     if (budget === undefined) return true;
-    if (!budget.reserve(bytes)) return false;
+    if (!budget.reserve(bytes, bodyBytes)) return false;
     reserved += bytes;
     return true;
   };
@@ -83,7 +93,7 @@ export async function readBodyCapped(
   if (Number.isFinite(declared) && declared > maxBytes) return done({ kind: 'too_large' });
   if (request.body === null) return done({ kind: 'ok', text: '' });
   // A declared length is reserved up front: a body that cannot fit is refused before a byte is buffered.
-  if (Number.isFinite(declared) && declared > 0 && !take(declared)) return done({ kind: 'busy' });
+  if (Number.isFinite(declared) && declared > 0 && !take(declared, declared)) return done({ kind: 'busy' });
   const prepaid = reserved;
 
   let timer: NodeJS.Timeout | undefined;
@@ -113,7 +123,7 @@ export async function readBodyCapped(
         return done({ kind: 'too_large' });
       }
       // Bytes past a declared length (or of a chunked body) are reserved as they arrive.
-      if (total > prepaid && !take(total - Math.max(prepaid, total - value.byteLength))) {
+      if (total > prepaid && !take(total - Math.max(prepaid, total - value.byteLength), total)) {
         reader.releaseLock();
         return done({ kind: 'busy' });
       }

@@ -53,6 +53,8 @@ function lingerOnClose(incoming: IncomingMessage): void {
       dropped += chunk.length;
       if (dropped > LINGER_BYTES) stop();
     };
+    // The body stream's own listener would keep every dropped chunk queued for a reader that never comes.
+    incoming.removeAllListeners('data');
     incoming.on('data', drop);
     incoming.once('end', stop);
     incoming.once('error', stop);

@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createBodyBudget } from '../../src/transports/body.js';
 import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.js';
 import { meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -128,5 +129,19 @@ describe('bounded bodies in flight', () => {
     expect(header(refused, 'retry-after')).toBe('1');
     expect(refused).toContain('too many request bodies in flight');
     expect(await listWorks()).toBe(true);
+  });
+});
+
+describe('the body budget', () => {
+  it('keeps an eighth for small bodies, so ordinary requests pass while large bodies stall', () => {
+    const budget = createBodyBudget(1024 * 1024);
+    expect(budget.reserve(900 * 1024, 900 * 1024)).toBe(false);
+    expect(budget.reserve(800 * 1024, 800 * 1024)).toBe(true);
+    expect(budget.reserve(100 * 1024, 1024 * 1024)).toBe(false); // a large body cannot grow into the small share
+    expect(budget.reserve(32 * 1024, 32 * 1024)).toBe(true);
+    expect(budget.reserve(32 * 1024, 32 * 1024)).toBe(true);
+    expect(budget.inFlight).toBe(864 * 1024);
+    budget.release(800 * 1024);
+    expect(budget.inFlight).toBe(64 * 1024);
   });
 });
