@@ -88,8 +88,9 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
     },
     roomFor: async (owner) => {
       if (entries.size >= options.maxSessions || ownedBy(owner) >= maxPerOwner) await sweep();
-      if (ownedBy(owner) >= maxPerOwner) return 'owner_full';
-      return entries.size < options.maxSessions ? 'ok' : 'full';
+      // A full store is the server's answer (503) even to an owner at its quota; the quota answers 429 otherwise.
+      if (entries.size >= options.maxSessions) return 'full';
+      return ownedBy(owner) >= maxPerOwner ? 'owner_full' : 'ok';
     },
     add: (id, owner, value) => {
       if (entries.size >= options.maxSessions || entries.has(id) || ownedBy(owner) >= maxPerOwner) return false;
