@@ -62,8 +62,8 @@ Options:
                              loopback names are accepted on loopback binds, and this machine's names and
                              addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
-  --max-body-in-flight BYTES HTTP only: request-body bytes buffered by all requests at once; beyond it
-                             503 with Retry-After (default: 67108864)
+  --max-body-in-flight BYTES HTTP only: request-body bytes buffered by all requests at once,
+                             65536-17179869184; beyond it 503 with Retry-After (default: 67108864)
   --body-timeout SECONDS     HTTP only: a request body must arrive whole within this time, 1-3600;
                              408 otherwise (default: 30)
   --max-calls N              tool calls running at once, 1-10000 (default: 16); the next ones wait
