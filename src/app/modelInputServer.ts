@@ -13,6 +13,7 @@ import { createLegacyEra, type LegacyHttpOptions, type LegacyServerOptions } fro
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
+import { createAdmission, type Admission, type AdmissionOptions } from '../server/admission.js';
 import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
 import type { ProtocolEra } from '../server/era.js';
 import type { ServerMetrics } from '../server/metrics.js';
@@ -50,12 +51,16 @@ export interface ModelInputServerOptions {
   /** Per-principal limits: tokens are charged; with `admitCalls` (stdio) new calls are refused with `isError`. */
   limits?: PrincipalLimits;
   admitCalls?: boolean;
+  /** Tool calls running at once, per principal and waiting (defaults in server/admission.ts). */
+  admission?: AdmissionOptions;
 }
 
 /** A server factory, and the era plug-in each front takes its part of. */
 export interface ModelInputServer {
   readonly factory: McpServerFactory;
   readonly era: ProtocolEra | undefined;
+  /** The tool-call admission both fronts share. */
+  readonly admission: Admission;
 }
 
 export function createModelInputServer(options: ModelInputServerOptions): ModelInputServer {
@@ -75,14 +80,17 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     store: options.store ?? createMemoryStore(),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });
+  const admission = createAdmission(options.admission);
   const factory = createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    logger: options.logger,
+    admission,
     ...(era !== undefined && { era: era.server }),
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
   });
-  return { factory, era };
+  return { factory, era, admission };
 }
 
 /** The HTTP front around the server, with the era's sessionful leg when there is one. */
@@ -93,6 +101,7 @@ export function createModelInputHttpFront(
   return createHttpFront({
     ...options,
     factory: server.factory,
+    admission: server.admission,
     ...(server.era !== undefined && { sessions: server.era.http }),
   });
 }

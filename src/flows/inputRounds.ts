@@ -124,7 +124,10 @@ export async function openRound<State>(
   }
   const reject = (reason: StateRejectReason): never => {
     options.events?.stateRejected?.(reason);
-    options.logger.warn(`${target.name}: request state rejected (${reason}) for principal ${request.principal}`);
+    options.logger.warn(
+      `${target.name}: request state rejected (${reason}) for principal ${request.principal}`,
+      'state_rejected',
+    );
     throw new RequestStateRejectedError();
   };
   let sealed: SealedRound<State>;
@@ -141,7 +144,10 @@ export async function openRound<State>(
     if (error instanceof StateRejectedError) return reject(error.reason);
     if (!(error instanceof StoreUnavailableError)) throw error;
     options.events?.stateRejected?.('store_unavailable');
-    options.logger.warn(`${target.name}: ${error.message}: round refused for principal ${request.principal}`);
+    options.logger.warn(
+      `${target.name}: ${error.message}: round refused for principal ${request.principal}`,
+      'store_unavailable',
+    );
     throw new ProtocolError(ProtocolErrorCode.InternalError, STORE_UNAVAILABLE_MESSAGE);
   }
   options.events?.roundAccepted?.();
