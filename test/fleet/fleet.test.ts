@@ -182,7 +182,13 @@ describe.skipIf(missing.length > 0)('kill -9 of one instance under load', () => 
 
   beforeAll(async () => {
     repo = await makeSampleRepo();
-    fleet = await startFleet({ instances: 2, root: repo.root, serveArgs: ['--model', 'host', '--quiet'] });
+    // One principal drives all 200 calls: admission control must let it (it bounds calls per principal).
+    const admission = ['--max-calls-per-principal', '1000', '--max-queued-calls', '1000'];
+    fleet = await startFleet({
+      instances: 2,
+      root: repo.root,
+      serveArgs: ['--model', 'host', '--quiet', ...admission],
+    });
   }, 60_000);
   afterAll(async () => {
     await fleet?.stop();
