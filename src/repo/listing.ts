@@ -6,6 +6,7 @@
 import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
+import type { SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { ListingSource, RepoListing, RepoProgress, SkippedClass, WalkerReason } from './types.js';
 import { walk } from './walker.js';
@@ -17,6 +18,8 @@ export interface ListOptions {
   gitTimeoutMs: number;
   /** git output larger than this falls back to the walker. */
   maxGitOutputBytes: number;
+  /** Secret-bearing files by name: left out of every listing as `secret_file`. */
+  secretFiles: SecretFileFilter;
   onProgress?: (event: RepoProgress) => void;
 }
 
@@ -82,8 +85,12 @@ function finish(
   paths.sort();
   let unique = 0;
   for (let index = 0; index < paths.length; index++) {
+    const path = paths[index] as string;
     // Unmerged entries appear once per stage in git's output.
-    if (index === 0 || paths[index] !== paths[unique - 1]) paths[unique++] = paths[index] as string;
+    if (index > 0 && path === paths[index - 1]) continue;
+    // One place for both listing paths: a secret-bearing file is never a candidate, never shown, never read.
+    if (options.secretFiles.isSecret(path)) skips.add('secret_file', path);
+    else paths[unique++] = path;
   }
   paths.length = unique;
   options.onProgress?.({ phase: 'listed', files: paths.length, source });

@@ -22,6 +22,7 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath } from './paths.js';
 import { readFiles } from './reader.js';
+import { createSecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
@@ -169,6 +170,7 @@ class FsRepository implements Repository {
       this.ctx.root,
       paths,
       budget,
+      this.ctx.secretFiles,
       onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
     );
   }
@@ -207,10 +209,12 @@ export async function openRepository(root: string, options: RepositoryOptions = 
     throw invalid();
   }
   const onProgress = options.onProgress;
+  const secretFiles = createSecretFileFilter(options.allowSecretFiles);
   return new FsRepository(
-    { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY) },
+    { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY), secretFiles },
     {
       root: real,
+      secretFiles,
       useGit: options.listing !== 'walker',
       gitCommand: options.gitCommand ?? 'git',
       gitTimeoutMs,

@@ -8,7 +8,14 @@ export interface RepoFile {
 
 /** Why an entry was left out of a listing, an inspection or a read. */
 export type SkipReason =
-  'ignored' | 'binary' | 'too_large' | 'symlink_outside_root' | 'special_file' | 'unreadable' | 'vcs_dir';
+  | 'ignored'
+  | 'binary'
+  | 'too_large'
+  | 'symlink_outside_root'
+  | 'special_file'
+  | 'unreadable'
+  | 'vcs_dir'
+  | 'secret_file';
 
 /** One class of skipped entries: how many, and at most five examples (sorted). */
 export interface SkippedClass {
@@ -137,6 +144,11 @@ export interface RepositoryOptions {
   historyCommits?: number;
   /** Called with progress while listing, inspecting and reading. Must not throw. */
   onProgress?: (event: RepoProgress) => void;
+  /**
+   * Files of the secret-bearing deny list (docs/security.md) to let back in, as gitignore patterns relative to the
+   * root (`fixtures/*.pem`). Their contents still go through the redactor. Default: none.
+   */
+  allowSecretFiles?: readonly string[];
 }
 
 export interface Repository {

@@ -1,0 +1,146 @@
+/**
+ * The content scanner and redactor: secretlint's core with its recommended rule preset plus our rule for the kinds
+ * the preset misses (extraRules.ts). Each finding is replaced by `[redacted: <kind>]`; the rest of the text stays.
+ *
+ * secretlint is loaded on first use with a dynamic `import()`, so listing, `--help` and start-up never pay for it.
+ * Configuration, on purpose:
+ * - the AWS rule's ID scan is on (bare access key IDs are found, not only labelled secret keys);
+ * - the preset's comment filter is off: a repository must not be able to switch redaction off with a
+ *   `secretlint-disable` comment in its own files;
+ * - secretlint's profiler records nothing: it keeps every mark of every scan (about 10 KB per scan, and a scan of
+ *   the entries per mark), which a long-running server cannot afford.
+ */
+import type { SecretLintCoreConfig } from '@secretlint/types';
+
+import { kindOf } from './kinds.js';
+
+/** One finding: a half-open range of the scanned text and the kind of secret it holds. */
+export interface SecretFinding {
+  start: number;
+  end: number;
+  kind: string;
+  /** The secretlint rule that found it. */
+  rule: string;
+}
+
+export interface RedactedText {
+  text: string;
+  /** Secrets replaced, per kind (only kinds found). */
+  kinds: Map<string, number>;
+  /** How many secrets were replaced. */
+  count: number;
+}
+
+/** The marker that replaces a secret. */
+export function formatRedactionMarker(kind: string): string {
+  return `[redacted: ${kind}]`;
+}
+
+type Lint = (text: string, filePath: string) => Promise<SecretFinding[]>;
+
+let loaded: Promise<Lint> | undefined;
+
+async function loadLint(): Promise<Lint> {
+  const [{ lintSource }, { creator: preset }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] = await Promise.all(
+    [
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
+      import('./extraRules.js'),
+    ],
+  );
+  // The profiler's marks are never read here; recording them would leak memory for the life of the process.
+  secretLintProfiler.mark = () => undefined;
+  const config: SecretLintCoreConfig = {
+    rules: [
+      {
+        id: '@secretlint/secretlint-rule-preset-recommend',
+        rule: preset,
+        rules: [
+          { id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } },
+          { id: '@secretlint/secretlint-rule-filter-comments', disabled: true },
+        ],
+      },
+      { id: EXTRA_RULE_ID, rule: extraRule },
+    ],
+  };
+  return async (text, filePath) => {
+    const dot = filePath.lastIndexOf('.');
+    const ext = dot > filePath.lastIndexOf('/') ? filePath.slice(dot) : '';
+    const result = await lintSource({
+      source: { content: text, filePath: filePath || 'text', ext, contentType: 'text' },
+      options: { config, noPhysicFilePath: true, maskSecrets: true },
+    });
+    return result.messages.map((message) => ({
+      start: message.range[0],
+      end: message.range[1],
+      kind: kindOf(message.ruleId, message.messageId),
+      rule: message.ruleId,
+    }));
+  };
+}
+
+/** Characters that continue a token: a range ending inside one is widened to its end, never leaving a tail. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_.~-]/;
+
+/**
+ * Sorted, non-overlapping ranges. A rule may report a range that stops inside the secret (the preset's AWS secret
+ * key rule reports the key's length from the start of its label): each range is widened to the end of the token it
+ * ends in. Overlapping or touching findings become one, named by the widest.
+ */
+export function mergeFindings(text: string, findings: readonly SecretFinding[]): SecretFinding[] {
+  const widened = findings
+    .map((finding) => {
+      const start = Math.max(0, finding.start);
+      let end = Math.min(finding.end, text.length);
+      while (
+        end > start &&
+        end < text.length &&
+        TOKEN_CHAR.test(text[end - 1] ?? '') &&
+        TOKEN_CHAR.test(text[end] ?? '')
+      ) {
+        end++;
+      }
+      return { ...finding, start, end };
+    })
+    .filter((finding) => finding.end > finding.start)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretFinding[] = [];
+  for (const finding of widened) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && finding.start <= last.end) {
+      if (finding.end > last.end) {
+        if (finding.end - finding.start > last.end - last.start) last.kind = finding.kind;
+        last.end = finding.end;
+      }
+    } else {
+      merged.push({ ...finding });
+    }
+  }
+  return merged;
+}
+
+/** Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON). */
+export async function scanText(text: string, filePath = ''): Promise<SecretFinding[]> {
+  if (text.length === 0) return [];
+  const lint = await (loaded ??= loadLint().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  }));
+  return mergeFindings(text, await lint(text, filePath));
+}
+
+/** `text` with every secret replaced by its marker, and what was replaced. */
+export async function redactText(text: string, filePath = ''): Promise<RedactedText> {
+  const findings = await scanText(text, filePath);
+  const kinds = new Map<string, number>();
+  if (findings.length === 0) return { text, kinds, count: 0 };
+  let out = '';
+  let at = 0;
+  for (const finding of findings) {
+    out += text.slice(at, finding.start) + formatRedactionMarker(finding.kind);
+    at = finding.end;
+    kinds.set(finding.kind, (kinds.get(finding.kind) ?? 0) + 1);
+  }
+  return { text: out + text.slice(at), kinds, count: findings.length };
+}
