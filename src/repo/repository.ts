@@ -164,6 +164,11 @@ class FsRepository implements Repository {
     return verdict.kind === 'file' ? verdict.file : undefined;
   }
 
+  isSecretFile(relPath: string): boolean {
+    const path = normalizeRelPath(relPath);
+    return path !== undefined && path !== '' && this.ctx.secretFiles.isSecret(path);
+  }
+
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult> {
     const onProgress = this.listOptions.onProgress;
     return readFiles(

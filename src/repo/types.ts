@@ -166,4 +166,6 @@ export interface Repository {
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
+  /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
+  isSecretFile(relPath: string): boolean;
 }

@@ -14,6 +14,7 @@ import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { parsePickText, validatePick, type PickValidation } from './pickAnswer.js';
+import { addRedactions, redactFiles, withRedaction, type RedactionState } from './redaction.js';
 import {
   buildPickRequest,
   buildSummaryRequest,
@@ -35,18 +36,20 @@ type FileInfo = SummarizeRepoOutput['files'][number];
 /** The result before the engine adds `usage`. */
 type FlowOutput = Omit<SummarizeRepoOutput, 'usage'>;
 
-export type SummarizeState =
-  | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
-  | {
-      phase: 'summary';
-      picked: string[];
-      dropped: string[];
-      candidates: { listed: number; total: number };
-      skipped: SkippedClass[];
-      files?: FileInfo[];
-      /** Set when the built-in ranking picked the files: why the model's pick was not used. */
-      fallback?: string;
-    };
+export type SummarizeState = RedactionState &
+  (
+    | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
+    | {
+        phase: 'summary';
+        picked: string[];
+        dropped: string[];
+        candidates: { listed: number; total: number };
+        skipped: SkippedClass[];
+        files?: FileInfo[];
+        /** Set when the built-in ranking picked the files: why the model's pick was not used. */
+        fallback?: string;
+      }
+  );
 
 function compactSkipped(classes: readonly SkippedClass[]): SkippedClass[] {
   return classes.map((entry) => ({
@@ -84,7 +87,7 @@ function nothingToSummarize(path: string): { done: CallToolResult } {
       content: [
         {
           type: 'text',
-          text: `No readable text files under '${path || '.'}' (everything is ignored, binary or too large). Pass another path.`,
+          text: `No readable text files under '${path || '.'}' (everything is ignored, binary, too large or a secret-bearing file). Pass another path.`,
         },
       ],
       isError: true,
@@ -103,6 +106,8 @@ function summaryPhase(
     dropped: validation.dropped,
     candidates: state.candidates ?? { listed: 0, total: 0 },
     skipped: state.skipped ?? [],
+    ...(state.redacted !== undefined && { redacted: state.redacted }),
+    ...(state.redactedMore !== undefined && { redactedMore: state.redactedMore }),
   };
 }
 
@@ -168,6 +173,7 @@ export function createSummarizeRepoFlow(
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
       const read = await repo.read(state.picked, readBudgetOf(budgets));
+      const shown = await redactFiles(read.files);
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -178,9 +184,12 @@ export function createSummarizeRepoFlow(
         ...(encoding !== 'utf8' && { encoding }),
       }));
       return {
-        params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),
+        params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: shown.files }),
         // The read files carry the picked paths from here on: one copy in the sealed state, not two.
-        state: { ...state, picked: [], files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
+        state: addRedactions(
+          { ...state, picked: [], files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
+          shown.entries,
+        ),
       };
     },
     async accept(args, state, answer) {
@@ -206,6 +215,7 @@ export function createSummarizeRepoFlow(
         candidates: state.candidates,
         files: state.files ?? [],
         skipped: state.skipped,
+        redacted: state.redacted ?? [],
         pickedBy: state.fallback === undefined ? 'model' : 'builtin_ranking',
         notes,
       };
@@ -219,11 +229,14 @@ export function createSummarizeRepoFlow(
     },
   };
 
+  // Every request and the final result pass the redactor, whichever model source or front runs the flow.
+  const guardedPick = withRedaction(pick);
+  const guardedSummary = withRedaction(summary);
   return {
     tool: TOOL_NAME,
     keys: [PICK_KEY, SUMMARY_KEY],
     initial: () => ({ phase: 'pick' }),
-    step: (state) => (state.phase === 'pick' ? pick : summary),
+    step: (state) => (state.phase === 'pick' ? guardedPick : guardedSummary),
     usageField: 'usage',
   };
 }

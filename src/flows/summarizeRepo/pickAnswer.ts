@@ -1,6 +1,7 @@
 /** Parsing and validating the model's `pick_files` answer. Untrusted text in, candidate paths out. */
 import type { Repository } from '../../repo/index.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
+import { SECRET_FILE_SUFFIX } from './redaction.js';
 import { PICK_KEY } from './schema.js';
 
 const FENCE = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/;
@@ -56,7 +57,9 @@ export async function validatePick(
         ? await repo.resolveCandidate(path, subPath)
         : undefined;
     if (file === undefined || picked.includes(file.path)) {
-      if (dropped.length < MAX_REPORTED) dropped.push(report(path ?? (entry as { notAPath: string }).notAPath));
+      const secret = path !== undefined && repo.isSecretFile(path) ? SECRET_FILE_SUFFIX : '';
+      if (dropped.length < MAX_REPORTED)
+        dropped.push(report(path ?? (entry as { notAPath: string }).notAPath) + secret);
       continue;
     }
     picked.push(file.path);

@@ -1,0 +1,184 @@
+/**
+ * The one place of `summarize_repo` where secrets are taken out, whatever model source or front runs the flow:
+ * - what the reader returns, file by file, before the summary prompt is built from it (so each finding names
+ *   its file);
+ * - every prepared request as a whole — pick prompt (outline, candidate lines) and summary prompt (file blocks
+ *   and anything else a prompt is built from) — so nothing added to a prompt later can bypass it;
+ * - the final result: the summary text (and the facts the built-in model wrote into it), and the entries of the
+ *   model's pick that are echoed back in `dropped`.
+ * Each secret becomes `[redacted: <kind>]`. What was withheld is reported, never silent: the `redacted` list
+ * (path, kind, count), one note "N secrets in M files were redacted.", and a note naming the secret-bearing
+ * files a model asked for.
+ */
+import type { CallToolResult, CreateMessageRequestParams } from '@modelcontextprotocol/server';
+
+import type { ReadFileResult } from '../../repo/index.js';
+import { redactText, type RedactedText } from '../../repo/secrets/index.js';
+import type { ModelStep } from '../flow.js';
+
+/** What was redacted in one file (or one prompt part: `(pick_files prompt)`). */
+export interface RedactionEntry {
+  path: string;
+  kind: string;
+  count: number;
+}
+
+/** The sealed state carries at most this many entries; beyond them only the totals grow. */
+const MAX_ENTRIES = 24;
+const MAX_PATH_LENGTH = 100;
+/** How a `dropped` entry says that it names a secret-bearing file. */
+export const SECRET_FILE_SUFFIX = ' (secret file: never read)';
+
+export interface RedactionState {
+  redacted?: RedactionEntry[];
+  /** Secrets and files beyond {@link MAX_ENTRIES}, counted only. */
+  redactedMore?: { secrets: number; files: number };
+}
+
+function entriesOf(path: string, redacted: RedactedText): RedactionEntry[] {
+  const shown = path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
+  return [...redacted.kinds].map(([kind, count]) => ({ path: shown, kind, count }));
+}
+
+/** `state` with `entries` added (same path and kind counted together). */
+export function addRedactions<S extends RedactionState>(state: S, entries: readonly RedactionEntry[]): S {
+  if (entries.length === 0) return state;
+  const redacted = (state.redacted ?? []).map((entry) => ({ ...entry }));
+  const more = { ...(state.redactedMore ?? { secrets: 0, files: 0 }) };
+  const known = new Set(redacted.map((entry) => entry.path));
+  for (const entry of entries) {
+    const same = redacted.find((kept) => kept.path === entry.path && kept.kind === entry.kind);
+    if (same !== undefined) same.count += entry.count;
+    else if (redacted.length < MAX_ENTRIES) redacted.push({ ...entry });
+    else {
+      more.secrets += entry.count;
+      if (!known.has(entry.path)) more.files++;
+    }
+    known.add(entry.path);
+  }
+  return { ...state, redacted, ...(more.secrets > 0 && { redactedMore: more }) };
+}
+
+/** The read files with their secrets replaced, and what was replaced per file. */
+export async function redactFiles(
+  files: readonly ReadFileResult[],
+): Promise<{ files: ReadFileResult[]; entries: RedactionEntry[] }> {
+  const entries: RedactionEntry[] = [];
+  const redacted = await Promise.all(
+    files.map(async (file) => {
+      const result = await redactText(file.content, file.path);
+      entries.push(...entriesOf(file.path, result));
+      return result.count === 0 ? file : { ...file, content: result.text };
+    }),
+  );
+  return { files: redacted, entries };
+}
+
+/** A prepared request with every text it carries redacted. */
+async function redactParams(
+  params: CreateMessageRequestParams,
+  where: string,
+): Promise<{ params: CreateMessageRequestParams; entries: RedactionEntry[] }> {
+  const entries: RedactionEntry[] = [];
+  const clean = async (text: string): Promise<string> => {
+    const result = await redactText(text);
+    entries.push(...entriesOf(where, result));
+    return result.text;
+  };
+  const messages = await Promise.all(
+    params.messages.map(async (message) => {
+      const blocks = Array.isArray(message.content) ? message.content : [message.content];
+      const cleaned = await Promise.all(
+        blocks.map(async (block) => (block.type === 'text' ? { ...block, text: await clean(block.text) } : block)),
+      );
+      return { ...message, content: Array.isArray(message.content) ? cleaned : cleaned[0]! };
+    }),
+  );
+  const systemPrompt = params.systemPrompt === undefined ? undefined : await clean(params.systemPrompt);
+  return {
+    params: { ...params, messages, ...(systemPrompt !== undefined && { systemPrompt }) } as CreateMessageRequestParams,
+    entries,
+  };
+}
+
+/** The one line of the text result: "3 secrets in 2 files were redacted." */
+export function formatRedactionNote(state: RedactionState): string | undefined {
+  const entries = state.redacted ?? [];
+  const secrets = entries.reduce((sum, entry) => sum + entry.count, 0) + (state.redactedMore?.secrets ?? 0);
+  if (secrets === 0) return undefined;
+  const files = new Set(entries.map((entry) => entry.path)).size + (state.redactedMore?.files ?? 0);
+  return `${secrets} secret${secrets === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} ${secrets === 1 ? 'was' : 'were'} redacted.`;
+}
+
+function secretFilesNote(dropped: readonly string[]): string | undefined {
+  const names = dropped.filter((entry) => entry.endsWith(SECRET_FILE_SUFFIX));
+  if (names.length === 0) return undefined;
+  const list = names.map((entry) => entry.slice(0, -SECRET_FILE_SUFFIX.length)).join(', ');
+  return `The model asked for ${names.length} secret-bearing file${names.length === 1 ? '' : 's'}, never read: ${list}.`;
+}
+
+/** The final result with its texts redacted, the `redacted` report and the notes added. */
+async function finishResult(done: CallToolResult, state: RedactionState): Promise<CallToolResult> {
+  const structured = (done.structuredContent ?? {}) as Record<string, unknown> & {
+    summary?: string;
+    dropped?: string[];
+    notes?: string[];
+  };
+  let report: RedactionState = state;
+  const clean = async (text: string): Promise<string> => {
+    const result = await redactText(text);
+    report = addRedactions(report, entriesOf('(model answer)', result));
+    return result.text;
+  };
+  const content = await Promise.all(
+    done.content.map(async (block) => (block.type === 'text' ? { ...block, text: await clean(block.text) } : block)),
+  );
+  if (done.isError === true || done.structuredContent === undefined) return { ...done, content };
+  const summary = structured.summary === undefined ? undefined : (await redactText(structured.summary)).text;
+  const dropped = structured.dropped === undefined ? undefined : await Promise.all(structured.dropped.map(clean));
+  const notes = [formatRedactionNote(report), secretFilesNote(dropped ?? [])].filter(
+    (note): note is string => note !== undefined,
+  );
+  return {
+    ...done,
+    content: [...content, ...notes.map((note) => ({ type: 'text' as const, text: `Note: ${note}` }))],
+    structuredContent: {
+      ...structured,
+      ...(summary !== undefined && { summary }),
+      ...(dropped !== undefined && { dropped }),
+      redacted: report.redacted ?? [],
+      notes: [...(structured.notes ?? []), ...notes],
+    },
+  };
+}
+
+/**
+ * `step` with redaction applied to every request it prepares and to the result it finishes with. Wrapping each
+ * step of the flow here is what keeps every model source and every front behind the same redaction.
+ */
+export function withRedaction<Args, State extends { phase: string } & RedactionState>(
+  step: ModelStep<Args, State>,
+): ModelStep<Args, State> {
+  return {
+    ...step,
+    async prepare(args, state, signal) {
+      const prepared = await step.prepare(args, state, signal);
+      if ('done' in prepared) return { done: await finishResult(prepared.done, state) };
+      const { params, entries } = await redactParams(prepared.params, `(${step.key} prompt)`);
+      return { params, state: addRedactions(prepared.state ?? state, entries) };
+    },
+    async accept(args, state, answer, signal) {
+      const outcome = await step.accept(args, state, answer, signal);
+      return 'done' in outcome ? { done: await finishResult(outcome.done, state) } : outcome;
+    },
+    ...(step.recover !== undefined && {
+      recover: {
+        ...step.recover,
+        async fallback(args, state, params, reason, signal) {
+          const outcome = await step.recover!.fallback(args, state, params, reason, signal);
+          return 'done' in outcome ? { done: await finishResult(outcome.done, state) } : outcome;
+        },
+      },
+    }),
+  };
+}
