@@ -91,6 +91,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
     'session-idle': { type: 'string' },
+    'allow-secret-file': { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -146,6 +147,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
     ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
+    ...(values['allow-secret-file'] !== undefined && {
+      repository: { allowSecretFiles: values['allow-secret-file'] },
+    }),
   };
 
   if (address === undefined) {

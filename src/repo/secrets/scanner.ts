@@ -38,29 +38,43 @@ export function formatRedactionMarker(kind: string): string {
 
 type Lint = (text: string, filePath: string) => Promise<SecretFinding[]>;
 
+const AWS_RULE = '@secretlint/secretlint-rule-aws';
+const COMMENT_FILTER_RULE = '@secretlint/secretlint-rule-filter-comments';
+/** Rules that report a whole URL: only its password is replaced, so the scheme and host stay readable. */
+const URL_RULES = new Set([
+  '@secretlint/secretlint-rule-database-connection-string',
+  '@secretlint/secretlint-rule-basicauth',
+]);
+const URL_PASSWORD = /:\/\/[^\s:@/]*:([^\s@/]+)@/d;
+
+function narrowUrl(text: string, ruleId: string, start: number, end: number): { start: number; end: number } {
+  if (!URL_RULES.has(ruleId)) return { start, end };
+  const range = URL_PASSWORD.exec(text.slice(start, end))?.indices?.[1];
+  return range === undefined ? { start, end } : { start: start + range[0], end: start + range[1] };
+}
+
 let loaded: Promise<Lint> | undefined;
 
 async function loadLint(): Promise<Lint> {
-  const [{ lintSource }, { creator: preset }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] = await Promise.all(
-    [
+  const [{ lintSource }, { rules: presetRules }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] =
+    await Promise.all([
       import('@secretlint/core'),
       import('@secretlint/secretlint-rule-preset-recommend'),
       import('@secretlint/profiler'),
       import('./extraRules.js'),
-    ],
-  );
+    ]);
   // The profiler's marks are never read here; recording them would leak memory for the life of the process.
   secretLintProfiler.mark = () => undefined;
+  // The preset's rules one by one: secretlint 12.0 ignores `disabled` for a rule inside a preset.
   const config: SecretLintCoreConfig = {
     rules: [
-      {
-        id: '@secretlint/secretlint-rule-preset-recommend',
-        rule: preset,
-        rules: [
-          { id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } },
-          { id: '@secretlint/secretlint-rule-filter-comments', disabled: true },
-        ],
-      },
+      ...presetRules
+        .filter((rule) => rule.meta.id !== COMMENT_FILTER_RULE)
+        .map((rule) => ({
+          id: rule.meta.id,
+          rule,
+          ...(rule.meta.id === AWS_RULE && { options: { enableIDScanRule: true } }),
+        })),
       { id: EXTRA_RULE_ID, rule: extraRule },
     ],
   };
@@ -72,8 +86,7 @@ async function loadLint(): Promise<Lint> {
       options: { config, noPhysicFilePath: true, maskSecrets: true },
     });
     return result.messages.map((message) => ({
-      start: message.range[0],
-      end: message.range[1],
+      ...narrowUrl(text, message.ruleId, message.range[0], message.range[1]),
       kind: kindOf(message.ruleId, message.messageId),
       rule: message.ruleId,
     }));
