@@ -4,6 +4,8 @@
  *  - rounds: our server (envelope gate, AEAD state, repository reader, summarize_repo flow) vs a
  *    minimal McpServer + createMcpHandler app doing the same three rounds with the SDK's HMAC codec;
  *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
+ *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
+ *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -23,6 +25,7 @@ import { z } from 'zod';
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchRepoScale } from './repoScale.js';
+import { benchSecretScan } from './secretScan.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
 
@@ -202,3 +205,4 @@ console.log(`node ${process.version}, ${new Date().toISOString()}`);
 await benchRounds();
 await benchCodec();
 if (process.env['BENCH_SCALE'] !== '0') await benchRepoScale();
+if (process.env['BENCH_SECRETS'] !== '0') await benchSecretScan();

@@ -22,7 +22,7 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath } from './paths.js';
 import { readFiles } from './reader.js';
-import { createSecretFileFilter } from './secrets/secretFiles.js';
+import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
@@ -200,6 +200,18 @@ function binaryIncludes(sorted: readonly string[], value: string): boolean {
  * becomes {@link Repository.root}. Throws `root_invalid` otherwise, and `config_invalid` for a bad option.
  */
 export async function openRepository(root: string, options: RepositoryOptions = {}): Promise<Repository> {
+  return openRepositoryWith(root, options, createSecretFileFilter(options.allowSecretFiles));
+}
+
+/**
+ * {@link openRepository} with the secret-file filter given. For the benchmark's baseline (bench/secretScan.ts) and
+ * tests only; it is not part of the public surface.
+ */
+export async function openRepositoryWith(
+  root: string,
+  options: RepositoryOptions,
+  secretFiles: SecretFileFilter,
+): Promise<Repository> {
   const invalid = (): ModelInputError<'root_invalid'> =>
     new ModelInputError('root_invalid', `Repository root ${JSON.stringify(root)} is not an existing directory`);
   const maxFileBytes = numberOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes');
@@ -214,7 +226,6 @@ export async function openRepository(root: string, options: RepositoryOptions = 
     throw invalid();
   }
   const onProgress = options.onProgress;
-  const secretFiles = createSecretFileFilter(options.allowSecretFiles);
   return new FsRepository(
     { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY), secretFiles },
     {

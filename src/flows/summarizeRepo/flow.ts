@@ -111,11 +111,16 @@ function summaryPhase(
   };
 }
 
-/** `openRepo` is called lazily (once), so capability checks run before any repository work. */
+/**
+ * `openRepo` is called lazily (once), so capability checks run before any repository work. `internal.redact: false`
+ * exists for the benchmark's baseline only (bench/secretScan.ts): the tool, the server and the CLI never pass it.
+ */
 export function createSummarizeRepoFlow(
   openRepo: () => Promise<Repository>,
   budgetOverrides: Partial<SummarizeBudgets> = {},
+  internal: { redact?: boolean } = {},
 ): FlowDefinition<SummarizeRepoArgs, SummarizeState> {
+  const redact = internal.redact ?? true;
   const budgets = resolveBudgets(budgetOverrides);
   let opened: Promise<Repository> | undefined;
   const repository = (): Promise<Repository> => (opened ??= openRepo());
@@ -173,7 +178,7 @@ export function createSummarizeRepoFlow(
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
       const read = await repo.read(state.picked, readBudgetOf(budgets));
-      const shown = await redactFiles(read.files);
+      const shown = redact ? await redactFiles(read.files) : { files: read.files, entries: [] };
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -230,8 +235,8 @@ export function createSummarizeRepoFlow(
   };
 
   // Every request and the final result pass the redactor, whichever model source or front runs the flow.
-  const guardedPick = withRedaction(pick);
-  const guardedSummary = withRedaction(summary);
+  const guardedPick = redact ? withRedaction(pick) : pick;
+  const guardedSummary = redact ? withRedaction(summary) : summary;
   return {
     tool: TOOL_NAME,
     keys: [PICK_KEY, SUMMARY_KEY],
