@@ -22,7 +22,7 @@ import { silentLogger } from '../src/logger.js';
 import { parseModelSpec } from '../src/models/sources.js';
 import { openRepositoryWith } from '../src/repo/repository.js';
 import { createSecretFileFilter } from '../src/repo/secrets/secretFiles.js';
-import type { ToolContext } from '../src/server/tool.js';
+import type { ToolContext } from '../src/flows/tool.js';
 import { createEphemeralKeyRing, createStateCodec } from '../src/state/index.js';
 import { ensureLargeRepo } from '../scripts/generateLargeRepo.js';
 import { makeTree } from '../test/helpers/fixtureRepo.js';

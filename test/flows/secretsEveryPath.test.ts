@@ -13,14 +13,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runLocalSummarize } from '../../src/host/localSummarize.js';
+import { runLocalSummarize } from '../../src/app/localSummarize.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { createBuiltinModel } from '../../src/models/builtin.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import { parseModelSpec } from '../../src/models/sources.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { createHttpFront } from '../../src/transports/http.js';
 import { makeTree, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI, httpChannel, meta } from '../helpers/rawChannel.js';
 import { capturingLogger } from '../helpers/servers.js';
@@ -97,7 +96,7 @@ describe('no secret reaches a model, on any path', () => {
         env: { OPENAI_BASE_URL: openai.baseUrl, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: anthropic.baseUrl },
         logger,
       });
-      const factory = createModelInputServerFactory({
+      const server = createModelInputServer({
         root: repo.root,
         models,
         keyRing: createEphemeralKeyRing(),
@@ -105,7 +104,7 @@ describe('no secret reaches a model, on any path', () => {
         defaultPrincipal: ANONYMOUS,
       });
       const channel = httpChannel(
-        createHttpFront({ factory, logger, allowedHosts: ['localhost'], allowedOrigins: [] }),
+        createModelInputHttpFront(server, { logger, allowedHosts: ['localhost'], allowedOrigins: [] }),
       );
       const reply = await channel.send({
         jsonrpc: '2.0',
@@ -146,7 +145,7 @@ describe('no secret reaches a model, on any path', () => {
       logger: capturingLogger(),
       models: parseModelSpec('host'),
       model: host,
-      trace: (line) => traced.push(line),
+      trace: (line: string) => traced.push(line),
     });
     expect(result.isError).toBe(false);
     expect(requests).toHaveLength(2);
@@ -160,15 +159,14 @@ describe('no secret reaches a model, on any path', () => {
 
   it('a 2025-11-25 client: the live sampling requests and the result', async () => {
     const logger = capturingLogger();
-    const factory = createModelInputServerFactory({
+    const server = createModelInputServer({
       root: repo.root,
       models: parseModelSpec('host'),
       keyRing: createEphemeralKeyRing(),
       logger,
       defaultPrincipal: ANONYMOUS,
     });
-    const front = createHttpFront({
-      factory,
+    const front = createModelInputHttpFront(server, {
       logger,
       allowedHosts: ['localhost'],
       allowedOrigins: ['http://localhost'],

@@ -3,7 +3,7 @@ import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ModelPlan } from '../../models/sources.js';
 import { openRepository, type RepositoryOptions } from '../../repo/index.js';
-import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
+import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
