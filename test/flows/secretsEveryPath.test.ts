@@ -9,7 +9,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -80,6 +82,32 @@ function expectReported(structured: any, text: string, dropped: boolean): void {
     expect(structured.dropped.length).toBeGreaterThan(0);
     for (const entry of structured.dropped) expect(entry).toMatch(/ \(secret file: never read\)$/);
     expect(text).toMatch(/Note: The model asked for \d+ secret-bearing files?, never read: \.env/);
+  }
+}
+
+/** A 1.x client whose host model names every secret file in its pick; checks its live samples and the result. */
+async function greedyLegacyCall(transport: Transport, where: string): Promise<void> {
+  const samples: unknown[] = [];
+  const builtin = createBuiltinModel();
+  const client = new Client({ name: 'legacy-greedy', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    samples.push(request.params);
+    const picking = request.params.modelPreferences?.costPriority === 0.8;
+    const text = picking
+      ? GREEDY_PICK
+      : ((await builtin.complete({ key: 'summary', params: request.params as any })).content as { text: string }).text;
+    return { role: 'assistant' as const, content: { type: 'text' as const, text }, model: 'legacy-host' };
+  });
+  await client.connect(transport);
+  try {
+    const result: any = await client.callTool({ name: 'summarize_repo', arguments: { maxFiles: 8 } });
+    expect(result.isError).toBe(false);
+    expect(samples).toHaveLength(2);
+    samples.forEach((params, index) => expectNoSecret(`${where} live sample ${index}`, params));
+    expectNoSecret(`${where} result`, result);
+    expectReported(result.structuredContent, result.content.map((block: any) => block.text).join('\n'), true);
+  } finally {
+    await client.close();
   }
 }
 
@@ -157,7 +185,7 @@ describe('no secret reaches a model, on any path', () => {
     expectReported(result.structuredContent, text, true);
   });
 
-  it('a 2025-11-25 client: the live sampling requests and the result', async () => {
+  it('a 2025-11-25 client over HTTP: the live sampling requests and the result', async () => {
     const logger = capturingLogger();
     const server = createModelInputServer({
       root: repo.root,
@@ -171,30 +199,23 @@ describe('no secret reaches a model, on any path', () => {
       allowedHosts: ['localhost'],
       allowedOrigins: ['http://localhost'],
     });
-    const samples: unknown[] = [];
-    const builtin = createBuiltinModel();
-    const client = new Client({ name: 'legacy-greedy', version: '1.0.0' }, { capabilities: { sampling: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-      samples.push(request.params);
-      const picking = request.params.modelPreferences?.costPriority === 0.8;
-      const text = picking
-        ? GREEDY_PICK
-        : ((await builtin.complete({ key: 'summary', params: request.params as any })).content as { text: string })
-            .text;
-      return { role: 'assistant' as const, content: { type: 'text' as const, text }, model: 'legacy-host' };
-    });
     const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
       fetch: (url, init) => front.fetch(new Request(url, init)),
     });
-    await client.connect(transport);
-    const result: any = await client.callTool({ name: 'summarize_repo', arguments: { maxFiles: 8 } });
-    await client.close();
+    await greedyLegacyCall(transport, 'HTTP');
     await front.close();
-    expect(result.isError).toBe(false);
-    expect(samples).toHaveLength(2);
-    samples.forEach((params, index) => expectNoSecret(`live sample ${index}`, params));
-    expectNoSecret('result', result);
-    expectReported(result.structuredContent, result.content.map((block: any) => block.text).join('\n'), true);
+  });
+
+  it('a 2025-11-25 client of `serve --stdio`: the live sampling requests and the result', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', 'host', '--quiet'],
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await greedyLegacyCall(transport, 'stdio');
+    expectNoSecret('serve --stdio stderr', stderr);
   });
 
   it('`summarize`: the printed text and the printed JSON', async () => {
