@@ -35,7 +35,7 @@ export async function coverageTable(): Promise<string[]> {
       !covered && presetOnly.messages.some((m) => m.range[1] > start && m.range[0] < start + value.length);
     const ours = (await scanText(text, path)).filter((f) => f.start <= start && f.end >= start + value.length);
     lines.push(
-      `| ${kind} | ${id} | ${covered ? 'yes' : partial ? 'partly' : 'no'} | ${ours.map((f) => `${f.kind} (\`${f.rule.replace('@secretlint/secretlint-rule-', '')}\`)`).join(', ') || '**missed**'} |`,
+      `| ${kind} | ${id} | ${covered ? 'yes' : partial ? 'partly' : 'no'} | ${ours.map((f) => `${f.kind} (\`${f.rule.replace('@secretlint/secretlint-rule-', 'preset: ').replace('mcp-model-input/secretlint-rule-', 'ours: ')}\`)`).join(', ') || '**missed**'} |`,
     );
   }
   return lines;

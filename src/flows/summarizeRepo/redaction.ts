@@ -13,7 +13,7 @@
 import type { CallToolResult, CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import type { ReadFileResult } from '../../repo/index.js';
-import { redactText, type RedactedText } from '../../repo/secrets/index.js';
+import { redactTexts, type RedactedText } from '../../repo/secrets/index.js';
 import type { ModelStep } from '../flow.js';
 
 /** What was redacted in one file (or one prompt part: `(pick_files prompt)`). */
@@ -63,40 +63,38 @@ export function addRedactions<S extends RedactionState>(state: S, entries: reado
 export async function redactFiles(
   files: readonly ReadFileResult[],
 ): Promise<{ files: ReadFileResult[]; entries: RedactionEntry[] }> {
-  const entries: RedactionEntry[] = [];
-  const redacted = await Promise.all(
-    files.map(async (file) => {
-      const result = await redactText(file.content, file.path);
-      entries.push(...entriesOf(file.path, result));
-      return result.count === 0 ? file : { ...file, content: result.text };
-    }),
+  const results = await redactTexts(files.map((file) => file.content));
+  const entries = files.flatMap((file, index) => entriesOf(file.path, results[index]!));
+  const redacted = files.map((file, index) =>
+    results[index]!.count === 0 ? file : { ...file, content: results[index]!.text },
   );
   return { files: redacted, entries };
 }
 
-/** A prepared request with every text it carries redacted. */
+/** A prepared request with every text it carries redacted (one scan for all of them). */
 async function redactParams(
   params: CreateMessageRequestParams,
   where: string,
 ): Promise<{ params: CreateMessageRequestParams; entries: RedactionEntry[] }> {
-  const entries: RedactionEntry[] = [];
-  const clean = async (text: string): Promise<string> => {
-    const result = await redactText(text);
-    entries.push(...entriesOf(where, result));
-    return result.text;
-  };
-  const messages = await Promise.all(
-    params.messages.map(async (message) => {
-      const blocks = Array.isArray(message.content) ? message.content : [message.content];
-      const cleaned = await Promise.all(
-        blocks.map(async (block) => (block.type === 'text' ? { ...block, text: await clean(block.text) } : block)),
-      );
-      return { ...message, content: Array.isArray(message.content) ? cleaned : cleaned[0]! };
-    }),
-  );
-  const systemPrompt = params.systemPrompt === undefined ? undefined : await clean(params.systemPrompt);
+  const texts: string[] = [];
+  const collect = (text: string): number => texts.push(text) - 1;
+  const shape = params.messages.map((message) => {
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    return blocks.map((block) => (block.type === 'text' ? collect(block.text) : -1));
+  });
+  const system = params.systemPrompt === undefined ? -1 : collect(params.systemPrompt);
+  const results = await redactTexts(texts);
+  const entries = results.flatMap((result) => entriesOf(where, result));
+  const textAt = (index: number): string => results[index]!.text;
+  const messages = params.messages.map((message, m) => {
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    const cleaned = blocks.map((block, b) =>
+      block.type === 'text' ? { ...block, text: textAt(shape[m]![b]!) } : block,
+    );
+    return { ...message, content: Array.isArray(message.content) ? cleaned : cleaned[0]! };
+  });
   return {
-    params: { ...params, messages, ...(systemPrompt !== undefined && { systemPrompt }) } as CreateMessageRequestParams,
+    params: { ...params, messages, ...(system >= 0 && { systemPrompt: textAt(system) }) } as CreateMessageRequestParams,
     entries,
   };
 }
@@ -124,19 +122,25 @@ async function finishResult(done: CallToolResult, state: RedactionState): Promis
     dropped?: string[];
     notes?: string[];
   };
-  let report: RedactionState = state;
-  const clean = async (text: string): Promise<string> => {
-    const result = await redactText(text);
-    report = addRedactions(report, entriesOf('(model answer)', result));
-    return result.text;
-  };
-  const content = await Promise.all(
-    done.content.map(async (block) => (block.type === 'text' ? { ...block, text: await clean(block.text) } : block)),
+  const blocks = done.content.map((block) => (block.type === 'text' ? block.text : undefined));
+  const blockTexts = blocks.filter((text): text is string => text !== undefined);
+  const dropped = structured.dropped ?? [];
+  const summary = structured.summary === undefined ? [] : [structured.summary];
+  // One scan for the answer's text blocks, the dropped entries and the structured summary (a copy of the text).
+  const results = await redactTexts([...blockTexts, ...dropped, ...summary]);
+  const report = addRedactions(
+    state,
+    results.slice(0, blockTexts.length + dropped.length).flatMap((result) => entriesOf('(model answer)', result)),
+  );
+  let next = 0;
+  const content = done.content.map((block) =>
+    block.type === 'text' ? { ...block, text: results[next++]!.text } : block,
   );
   if (done.isError === true || done.structuredContent === undefined) return { ...done, content };
-  const summary = structured.summary === undefined ? undefined : (await redactText(structured.summary)).text;
-  const dropped = structured.dropped === undefined ? undefined : await Promise.all(structured.dropped.map(clean));
-  const notes = [formatRedactionNote(report), secretFilesNote(dropped ?? [])].filter(
+  const cleanDropped = results
+    .slice(blockTexts.length, blockTexts.length + dropped.length)
+    .map((result) => result.text);
+  const notes = [formatRedactionNote(report), secretFilesNote(cleanDropped)].filter(
     (note): note is string => note !== undefined,
   );
   return {
@@ -144,8 +148,8 @@ async function finishResult(done: CallToolResult, state: RedactionState): Promis
     content: [...content, ...notes.map((note) => ({ type: 'text' as const, text: `Note: ${note}` }))],
     structuredContent: {
       ...structured,
-      ...(summary !== undefined && { summary }),
-      ...(dropped !== undefined && { dropped }),
+      ...(structured.summary !== undefined && { summary: results[results.length - 1]!.text }),
+      ...(structured.dropped !== undefined && { dropped: cleanDropped }),
       redacted: report.redacted ?? [],
       notes: [...(structured.notes ?? []), ...notes],
     },

@@ -36,10 +36,11 @@ const TOKEN_PATTERNS: ReadonlyArray<[ExtraKind, RegExp]> = [
   ['GOOGLE_API_KEY', /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g],
   ['PYPI_TOKEN', /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}/g],
   ['JWT', /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g],
-  // To the END line, or to the end of the text when the block was cut (a truncated read keeps no END line).
+  // To the END line, or to the end of the text when the block was cut (a truncated read keeps no END line); a NUL
+  // (between texts scanned together) ends it too.
   [
     'PRIVATE_KEY',
-    /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----[^\0]*?(?:-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|\0|$)/g,
   ],
 ];
 

@@ -5,4 +5,11 @@ export {
   type SecretFileFilter,
   type SecretFileRule,
 } from './secretFiles.js';
-export { formatRedactionMarker, redactText, scanText, type RedactedText, type SecretFinding } from './scanner.js';
+export {
+  formatRedactionMarker,
+  redactText,
+  redactTexts,
+  scanText,
+  type RedactedText,
+  type SecretFinding,
+} from './scanner.js';

@@ -145,7 +145,37 @@ export async function scanText(text: string, filePath = ''): Promise<SecretFindi
 
 /** `text` with every secret replaced by its marker, and what was replaced. */
 export async function redactText(text: string, filePath = ''): Promise<RedactedText> {
-  const findings = await scanText(text, filePath);
+  return applyFindings(text, await scanText(text, filePath));
+}
+
+/** Between texts scanned together: a line break stops line-bound patterns, the NUL stops the rest. */
+const JOIN = '\n\0\n';
+
+/**
+ * Several texts redacted in one scan (a scan has a fixed cost of its own, larger than that of a few KiB of text):
+ * the texts are joined, and each finding is clipped to the text it lies in.
+ */
+export async function redactTexts(texts: readonly string[]): Promise<RedactedText[]> {
+  if (texts.length <= 1) return Promise.all(texts.map((text) => redactText(text)));
+  const joined = texts.join(JOIN);
+  const findings = await scanText(joined);
+  let offset = 0;
+  return texts.map((text) => {
+    const start = offset;
+    const end = start + text.length;
+    offset = end + JOIN.length;
+    const own = findings
+      .filter((finding) => finding.start < end && finding.end > start)
+      .map((finding) => ({
+        ...finding,
+        start: Math.max(finding.start, start) - start,
+        end: Math.min(finding.end, end) - start,
+      }));
+    return applyFindings(text, own);
+  });
+}
+
+function applyFindings(text: string, findings: readonly SecretFinding[]): RedactedText {
   const kinds = new Map<string, number>();
   if (findings.length === 0) return { text, kinds, count: 0 };
   let out = '';

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 
 import { describe, expect, it } from 'vitest';
 
-import { formatRedactionMarker, redactText } from '../../../src/repo/secrets/index.js';
+import { formatRedactionMarker, redactText, redactTexts } from '../../../src/repo/secrets/index.js';
 import { corpusSecrets, falsePositiveFiles, forbiddenStrings, ordinaryFiles, secretFiles } from './corpus.js';
 
 describe('redactText on the credential corpus', () => {
@@ -47,6 +47,19 @@ describe('redactText on the credential corpus', () => {
     const cut = `const key = \`${pem.slice(0, 300)}\n[… truncated: showing 300 of 9000 bytes]`;
     const { text } = await redactText(cut, 'src/key.ts');
     expect(text).toBe('const key = `[redacted: private key]');
+  });
+
+  it('scans several texts at once without one spilling into the next', async () => {
+    const pem = corpusSecrets().find((entry) => entry.id === 'pem_rsa')!.value;
+    const token = corpusSecrets().find((entry) => entry.id === 'github_classic')!.value;
+    const texts = [`cut = \`${pem.slice(0, 300)}`, '# Next file\n\nPlain text.\n', `t = '${token}'`];
+    const results = await redactTexts(texts);
+    expect(results.map((result) => result.text)).toEqual([
+      'cut = `[redacted: private key]',
+      '# Next file\n\nPlain text.\n',
+      "t = '[redacted: GitHub token]'",
+    ]);
+    expect(results.map((result) => result.count)).toEqual([1, 0, 1]);
   });
 
   it('leaves git SHAs, UUIDs, lock-file hashes, base64 test vectors and placeholders alone', async () => {
