@@ -3,7 +3,7 @@
  * call (built-in model, server-owned, in one call), as a ratio against the same call without them, measured in the
  * same run with interleaved rounds:
  *  - a small repository: the credential corpus of test/repo/secrets/corpus.ts (ordinary files full of secrets and
- *    secret files by name), the worst case for the redactor;
+ *    secret files by name), the worst case for the redactor; and the tests' sample repository (no secrets);
  *  - the generated 100,000-file tree (scripts/generateLargeRepo.ts, shared with bench/repoScale.ts).
  * Also: loading secretlint once per process (a fresh `node`), and the recommended preset's coverage table.
  * Knobs: BENCH_SECRET_ROUNDS (default 15 small, a third of it large). Timings are never asserted.
@@ -25,7 +25,7 @@ import { createSecretFileFilter } from '../src/repo/secrets/secretFiles.js';
 import type { ToolContext } from '../src/flows/tool.js';
 import { createEphemeralKeyRing, createStateCodec } from '../src/state/index.js';
 import { ensureLargeRepo } from '../scripts/generateLargeRepo.js';
-import { makeTree } from '../test/helpers/fixtureRepo.js';
+import { makeSampleRepo, makeTree } from '../test/helpers/fixtureRepo.js';
 import { ordinaryFiles, secretFiles } from '../test/repo/secrets/corpus.js';
 import { coverageTable } from './secretCoverage.js';
 
@@ -108,6 +108,13 @@ export async function benchSecretScan(): Promise<void> {
     );
   } finally {
     await small.cleanup();
+  }
+  const sample = await makeSampleRepo();
+  try {
+    console.log(await compare('sample repository (no secrets)', sample.root, ROUNDS));
+  } finally {
+    await sample.cleanup();
+    await sample.outside.cleanup();
   }
   await mkdir(DATA, { recursive: true });
   const large = await ensureLargeRepo(DATA, FILES);

@@ -4,8 +4,8 @@
  * The default list (documented with its sources in docs/security.md) is what established secret scanners and
  * repository packers treat as credential files by name: dotenv files, private keys and keystores, SSH and GPG
  * material, package-manager and VCS credential files, cloud credential files, kubeconfig, Terraform state and
- * variable files, shell and database client histories. It is matched by two precompiled regular expressions (one
- * over the file name, one over the path), so checking each of 100,000 listed paths costs one regex test.
+ * variable files, shell and database client histories. It is matched with set look-ups of the name and the
+ * extension and a regex only for the rarer shapes, so checking each of 100,000 listed paths stays cheap.
  *
  * A user adds names with `.summarizeignore` (they are then `ignored`); opting a file of this list back in takes an
  * explicit allow pattern (`allowSecretFiles`, gitignore syntax; `--allow-secret-file` on the command line). Files
@@ -52,28 +52,54 @@ export const SECRET_FILE_RULES: readonly SecretFileRule[] = [
   },
 ];
 
-/** File names (the last path segment), case-insensitive. */
-const SECRET_NAME = new RegExp(
-  '^(?:' +
-    [
-      String.raw`\.env(?:\.(?!(?:example|sample|template)$)[^/]+)?`,
-      String.raw`[^/]+\.env`,
-      String.raw`\.envrc`,
-      String.raw`[^/]+\.(?:pem|key|p8|ppk|jks|keystore|p12|pfx|kdbx|keychain|kubeconfig|tfstate|tfvars)`,
-      String.raw`[^/]+\.tfstate\.[^/]+`,
-      String.raw`[^/]+\.tfvars\.json`,
-      String.raw`id_(?:rsa|dsa|ecdsa|ed25519)(?:[._-](?!pub$)[^/]*)?`,
-      String.raw`[^/]+_(?:rsa|dsa|ecdsa|ed25519)`,
-      String.raw`secring\.[^/]+`,
-      String.raw`\.npmrc|\.pypirc|\.netrc|_netrc|\.git-credentials|\.pgpass|\.s3cfg|\.htpasswd|\.dockercfg`,
-      String.raw`\.terraformrc|terraform\.rc`,
-      String.raw`credentials|kubeconfig`,
-      String.raw`client_secret[^/]*\.json|application_default_credentials\.json|service[-_]account[^/]*\.json`,
-      String.raw`\.(?:bash_|zsh_|sh_|mysql_|psql_|irb_|python_|node_repl_)?history`,
-    ].join('|') +
-    ')$',
-  'i',
+/** Exact file names (lower case). */
+const SECRET_NAMES = new Set([
+  '.env',
+  '.envrc',
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.s3cfg',
+  '.htpasswd',
+  '.dockercfg',
+  '.terraformrc',
+  'terraform.rc',
+  'credentials',
+  'kubeconfig',
+  'application_default_credentials.json',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+]);
+
+/** Extensions (lower case, without the dot) of files that are credentials whatever their name. */
+const SECRET_EXTENSIONS = new Set(
+  'env pem key p8 ppk jks keystore p12 pfx kdbx keychain kubeconfig tfstate tfvars'.split(' '),
 );
+
+const DOTENV_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.template']);
+const SSH_KEY_TYPE = /(?:^|_)(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/;
+const HISTORY = /^\.(?:bash_|zsh_|sh_|mysql_|psql_|irb_|python_|node_repl_)?history$/;
+
+/** The last path segment, lower case: one check of a few string operations per listed path. */
+function isSecretName(name: string): boolean {
+  if (SECRET_NAMES.has(name)) return true;
+  const dot = name.lastIndexOf('.');
+  if (dot > 0 && SECRET_EXTENSIONS.has(name.slice(dot + 1))) return true;
+  if (name.startsWith('.env.')) return !DOTENV_TEMPLATES.has(name);
+  if (name.startsWith('id_')) {
+    // id_rsa and its variants (id_rsa_old, id_ed25519_sk, id_rsa.bak), but not the public half.
+    return /^id_(?:rsa|dsa|ecdsa|ed25519)[._-]/.test(name) && !name.endsWith('.pub');
+  }
+  if (dot < 0 && SSH_KEY_TYPE.test(name)) return name.includes('_');
+  if (name.startsWith('secring.') || name.includes('.tfstate.') || name.endsWith('.tfvars.json')) return true;
+  if (name.endsWith('.json') && (name.startsWith('client_secret') || /^service[-_]account/.test(name))) return true;
+  return name.endsWith('history') && HISTORY.test(name);
+}
 
 /** Whole paths: files inside credential directories, and fixed locations. */
 const SECRET_PATH = /(?:^|\/)(?:\.ssh|\.gnupg)\/|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.kube\/config$/i;
@@ -81,7 +107,9 @@ const SECRET_PATH = /(?:^|\/)(?:\.ssh|\.gnupg)\/|(?:^|\/)\.docker\/config\.json$
 /** Whether a root-relative POSIX path names a secret-bearing file by the default list. */
 export function isDefaultSecretFile(relative: string): boolean {
   const slash = relative.lastIndexOf('/');
-  return SECRET_NAME.test(slash < 0 ? relative : relative.slice(slash + 1)) || SECRET_PATH.test(relative);
+  if (isSecretName((slash < 0 ? relative : relative.slice(slash + 1)).toLowerCase())) return true;
+  // Only paths with a dot-directory can be in a credential directory.
+  return slash > 0 && (relative.startsWith('.') || relative.includes('/.')) && SECRET_PATH.test(relative);
 }
 
 /** Decides for a root-relative POSIX path whether it is withheld as a secret-bearing file. */
