@@ -9,11 +9,7 @@ export type { Logger } from './logger.js';
 export { VERSION } from './version.js';
 
 // Server assembly and fronts.
-export {
-  createModelInputHttpFront,
-  createModelInputServer,
-  serveModelInputStdio,
-} from './app/modelInputServer.js';
+export { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from './app/modelInputServer.js';
 export type { LegacyOptions, ModelInputServer, ModelInputServerOptions } from './app/modelInputServer.js';
 export { createServerFactory, describeTools, SERVER_NAME } from './server/createServer.js';
 export type { ServerFactoryOptions, ServerIdentity } from './server/createServer.js';
