@@ -36,20 +36,20 @@ type FileInfo = SummarizeRepoOutput['files'][number];
 /** The result before the engine adds `usage`. */
 type FlowOutput = Omit<SummarizeRepoOutput, 'usage'>;
 
-export type SummarizeState = RedactionState &
-  (
-    | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
-    | {
-        phase: 'summary';
-        picked: string[];
-        dropped: string[];
-        candidates: { listed: number; total: number };
-        skipped: SkippedClass[];
-        files?: FileInfo[];
-        /** Set when the built-in ranking picked the files: why the model's pick was not used. */
-        fallback?: string;
-      }
-  );
+type PhaseState =
+  | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
+  | {
+      phase: 'summary';
+      picked: string[];
+      dropped: string[];
+      candidates: { listed: number; total: number };
+      skipped: SkippedClass[];
+      files?: FileInfo[];
+      /** Set when the built-in ranking picked the files: why the model's pick was not used. */
+      fallback?: string;
+    };
+/** Both phases carry what was redacted so far (redaction.ts). */
+export type SummarizeState = PhaseState & RedactionState;
 
 function compactSkipped(classes: readonly SkippedClass[]): SkippedClass[] {
   return classes.map((entry) => ({
