@@ -24,7 +24,7 @@ export interface RedactionEntry {
 }
 
 /** The sealed state carries at most this many entries; beyond them only the totals grow. */
-const MAX_ENTRIES = 24;
+const MAX_ENTRIES = 16;
 const MAX_PATH_LENGTH = 100;
 /** How a `dropped` entry says that it names a secret-bearing file. */
 export const SECRET_FILE_SUFFIX = ' (secret file: never read)';
