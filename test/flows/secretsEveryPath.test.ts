@@ -238,4 +238,14 @@ describe('no secret reaches a model, on any path', () => {
     expectReported(structured, structured.notes.map((note: string) => `Note: ${note}`).join('\n'), false);
     expect(structured.redacted.some((entry: { path: string }) => entry.path === 'config/app.yaml')).toBe(true);
   });
+
+  it('`summarize --allow-secret-file` lets a named file back in, still redacted', async () => {
+    const args = ['summarize', repo.root, '--json', '--quiet', '--allow-secret-file', '.env.production'];
+    const { stdout } = await run(process.execPath, [CLI, ...args]);
+    expectNoSecret('summarize --allow-secret-file stdout', stdout);
+    const structured = JSON.parse(stdout);
+    const secret = structured.skipped.find((entry: { reason: string }) => entry.reason === 'secret_file');
+    expect(secret.count).toBe(SECRET_NAMES.length - 1);
+    expect(secret.examples).not.toContain('.env.production');
+  });
 });

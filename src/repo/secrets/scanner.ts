@@ -145,7 +145,12 @@ export async function scanText(text: string, filePath = ''): Promise<SecretFindi
 
 /** `text` with every secret replaced by its marker, and what was replaced. */
 export async function redactText(text: string, filePath = ''): Promise<RedactedText> {
-  return applyFindings(text, await scanText(text, filePath));
+  return applyFindings(text, await scanText(withoutNul(text), filePath));
+}
+
+/** The text with each NUL (which ends a private-key match: see extraRules.ts) as U+FFFD, at the same offsets. */
+function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
 }
 
 /** Between texts scanned together: a line break stops line-bound patterns, the NUL stops the rest. */
@@ -157,7 +162,9 @@ const JOIN = '\n\0\n';
  */
 export async function redactTexts(texts: readonly string[]): Promise<RedactedText[]> {
   if (texts.length <= 1) return Promise.all(texts.map((text) => redactText(text)));
-  const joined = texts.join(JOIN);
+  // A NUL inside a text would end a private-key match early: the scanned copy has none but the separators (same
+  // length, so the offsets still apply to the texts as they are).
+  const joined = texts.map(withoutNul).join(JOIN);
   const findings = await scanText(joined);
   let offset = 0;
   return texts.map((text) => {

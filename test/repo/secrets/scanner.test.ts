@@ -60,6 +60,11 @@ describe('redactText on the credential corpus', () => {
       "t = '[redacted: GitHub token]'",
     ]);
     expect(results.map((result) => result.count)).toEqual([1, 0, 1]);
+    // A NUL inside a block does not end it.
+    const [withNul] = await redactTexts([`k = \`${pem.slice(0, 200)}\0${pem.slice(200)}\``, 'next']);
+    expect(withNul!.text).toBe('k = `[redacted: private key]`');
+    const alone = await redactText(`k = \`${pem.slice(0, 200)}\0${pem.slice(200)}\``);
+    expect(alone.text).toBe('k = `[redacted: private key]`');
   });
 
   it('leaves git SHAs, UUIDs, lock-file hashes, base64 test vectors and placeholders alone', async () => {
