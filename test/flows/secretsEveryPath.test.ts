@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
