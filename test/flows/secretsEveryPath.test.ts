@@ -185,6 +185,34 @@ describe('no secret reaches a model, on any path', () => {
     expectReported(result.structuredContent, text, true);
   });
 
+  it('a summary step prepared again for a server-owned model (host,builtin) counts each secret once', async () => {
+    const builtin = createBuiltinModel();
+    const hostWith = (summary: 'answer' | 'empty'): CompletionModel => ({
+      name: 'host',
+      async complete(request) {
+        if (request.params.maxTokens === 400) {
+          return { role: 'assistant', content: { type: 'text', text: GREEDY_PICK }, model: 'host' };
+        }
+        if (summary === 'empty') return { role: 'assistant', content: { type: 'text', text: ' ' }, model: 'host' };
+        return builtin.complete(request);
+      },
+    });
+    const run = (summary: 'answer' | 'empty') =>
+      runLocalSummarize({
+        root: repo.root,
+        args: { maxFiles: 8 },
+        logger: capturingLogger(),
+        models: parseModelSpec('host,builtin'),
+        model: hostWith(summary),
+      });
+    const direct: any = await run('answer');
+    const replaced: any = await run('empty');
+    expect(replaced.isError).toBe(false);
+    expect(replaced.structuredContent.notes.join('\n')).toMatch(/answered that step instead/);
+    expect(replaced.structuredContent.redacted).toEqual(direct.structuredContent.redacted);
+    expectNoSecret('replaced result', replaced);
+  });
+
   it('a 2025-11-25 client over HTTP: the live sampling requests and the result', async () => {
     const logger = capturingLogger();
     const server = createModelInputServer({

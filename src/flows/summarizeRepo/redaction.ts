@@ -168,8 +168,14 @@ export function withRedaction<Args, State extends { phase: string } & RedactionS
     async prepare(args, state, signal) {
       const prepared = await step.prepare(args, state, signal);
       if ('done' in prepared) return { done: await finishResult(prepared.done, state) };
-      const { params, entries } = await redactParams(prepared.params, `(${step.key} prompt)`);
-      return { params, state: addRedactions(prepared.state ?? state, entries) };
+      const where = `(${step.key} prompt)`;
+      const { params, entries } = await redactParams(prepared.params, where);
+      // A step may be prepared again from the same state (a server-owned model answering in place of the
+      // host's): the prompt's own findings replace the earlier ones instead of being counted twice.
+      const next = prepared.state ?? state;
+      const earlier = next.redacted?.filter((entry) => entry.path !== where);
+      const base = earlier === undefined ? next : { ...next, redacted: earlier };
+      return { params, state: addRedactions(base, entries) };
     },
     async accept(args, state, answer, signal) {
       const outcome = await step.accept(args, state, answer, signal);

@@ -1,7 +1,8 @@
 /** `summarize_repo` as a registered tool: descriptor, argument schema, and the flow behind it. */
 import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ModelPlan } from '../../models/sources.js';
+import { SAMPLING_ONLY_HINT, type ModelPlan } from '../../models/sources.js';
+import { printable } from '../../protocol/sanitize.js';
 import { openRepository, type RepositoryOptions } from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { StateCodec } from '../../state/index.js';
@@ -21,7 +22,26 @@ export interface SummarizeRepoToolOptions {
   budgets?: Partial<SummarizeBudgets>;
 }
 
+/** Clients remembered for the once-per-client -32021 log line; past this many, the memory starts over. */
+const MAX_NOTED_CLIENTS = 1000;
+
+/** Logs, once per client (principal and self-reported name), that a client without sampling was refused. */
+function samplingMissingNotice(options: SummarizeRepoToolOptions): (client: string, principal: string) => void {
+  const noted = new Set<string>();
+  return (client, principal) => {
+    const key = JSON.stringify([principal, client]);
+    if (noted.has(key)) return;
+    if (noted.size >= MAX_NOTED_CLIENTS) noted.clear();
+    noted.add(key);
+    options.logger.warn(
+      `${TOOL_NAME}: client '${printable(client).slice(0, 64)}' (principal ${principal}) does not declare sampling ` +
+        `and was refused (-32021) under --model ${options.models.spec}; ${SAMPLING_ONLY_HINT}`,
+    );
+  };
+}
+
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
+  const onSamplingMissing = samplingMissingNotice(options);
   return defineTool({
     name: TOOL_NAME,
     title: 'Summarize repository',
@@ -38,6 +58,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
           codec: options.codec,
           models: options.models,
           logger: options.logger,
+          onSamplingMissing: (client) => onSamplingMissing(client, ctx.principal),
           ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
         });
       } catch (error) {
