@@ -16,6 +16,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
+import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
+import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
 import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
@@ -52,6 +54,9 @@ export const DEFAULT_HISTORY_COMMITS = 50;
 
 /** git output above this (about 2.5 million paths) is not buffered: the walker lists instead. */
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** What is read of each manifest for the facts (a manifest is rarely larger). */
+const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024 };
 
 /** Filesystem operations in flight at once while inspecting. */
 const FS_CONCURRENCY = 32;
@@ -125,6 +130,7 @@ class FsRepository implements Repository {
     // while the paths are scored and the candidates inspected.
     const recent = listing.source.kind === 'git' ? this.recent(listing.base) : Promise.resolve(undefined);
     const ignoredClasses = ignored?.();
+    const facts = options.facts === false ? undefined : this.facts(listing);
     const survey = await surveyListing({
       listing,
       recent,
@@ -132,12 +138,37 @@ class FsRepository implements Repository {
       inspect: this.ctx,
       ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
     });
+    const withFacts = facts === undefined ? survey : { ...survey, facts: await facts };
     const more = await ignoredClasses;
-    if (more === undefined || more.length === 0) return survey;
+    if (more === undefined || more.length === 0) return withFacts;
     const skips = new SkipCollector();
-    skips.merge(survey.skipped);
+    skips.merge(withFacts.skipped);
     skips.merge(more);
-    return { ...survey, skipped: skips.toArray() };
+    return { ...withFacts, skipped: skips.toArray() };
+  }
+
+  /** Whole-repository facts from the listing: a bounded size pass and a few manifests read (facts/). */
+  private facts(listing: RepoListing): Promise<RepoFacts> {
+    const prefix = listing.base === '' ? '' : `${listing.base}/`;
+    const local = (path: string): string => path.slice(prefix.length);
+    return (async () => {
+      const sizes = await measureSizes(this.ctx.root, listing.paths, this.ctx.limit, local);
+      const facts = await computeRepoFacts({
+        prefix,
+        paths: prefix === '' ? listing.paths : listing.paths.map(local),
+        sizes,
+        read: async (paths) => {
+          const read = await readFiles(
+            this.ctx.root,
+            paths.map((path) => `${prefix}${path}`),
+            MANIFEST_BUDGET,
+            this.ctx.secretFiles,
+          );
+          return new Map(read.files.map((file) => [local(file.path), file.content]));
+        },
+      });
+      return rebaseFacts(facts, prefix);
+    })();
   }
 
   private async recent(base: string): Promise<Set<string> | undefined> {

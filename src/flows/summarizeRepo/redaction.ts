@@ -115,6 +115,32 @@ function secretFilesNote(dropped: readonly string[]): string | undefined {
   return `The model asked for ${names.length} secret-bearing file${names.length === 1 ? '' : 's'}, never read: ${list}.`;
 }
 
+/**
+ * A JSON value with every string in it redacted (the repository facts of the structured result). Their secrets
+ * were counted already where they entered the summary prompt, so nothing is added to the report here.
+ */
+async function redactStrings(value: unknown): Promise<unknown> {
+  const strings: string[] = [];
+  const collect = (node: unknown): void => {
+    if (typeof node === 'string') strings.push(node);
+    else if (Array.isArray(node)) node.forEach(collect);
+    else if (node !== null && typeof node === 'object') Object.values(node).forEach(collect);
+  };
+  collect(value);
+  const results = await redactTexts(strings);
+  if (results.every((result) => result.count === 0)) return value;
+  let next = 0;
+  const rebuild = (node: unknown): unknown => {
+    if (typeof node === 'string') return results[next++]!.text;
+    if (Array.isArray(node)) return node.map(rebuild);
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, rebuild(child)]));
+    }
+    return node;
+  };
+  return rebuild(value);
+}
+
 /** The final result with its texts redacted, the `redacted` report and the notes added. */
 async function finishResult(done: CallToolResult, state: RedactionState): Promise<CallToolResult> {
   const structured = (done.structuredContent ?? {}) as Record<string, unknown> & {
@@ -150,6 +176,7 @@ async function finishResult(done: CallToolResult, state: RedactionState): Promis
       ...structured,
       ...(structured.summary !== undefined && { summary: results[results.length - 1]!.text }),
       ...(structured.dropped !== undefined && { dropped: cleanDropped }),
+      ...(structured['facts'] !== undefined && { facts: await redactStrings(structured['facts']) }),
       redacted: report.redacted ?? [],
       notes: [...(structured.notes ?? []), ...notes],
     },

@@ -133,7 +133,17 @@ export function ordinaryFiles(): Record<string, string> {
       `Call the API with \`curl -H "Authorization: Bearer ${v['jwt']}" https://api.example.com\`.`,
       '',
     ].join('\n'),
-    'package.json': JSON.stringify({ name: 'demo-service', version: '1.0.0', main: 'src/index.ts' }, null, 2),
+    // A secret in a manifest field reaches the repository facts (project description) as well as the file.
+    'package.json': JSON.stringify(
+      {
+        name: 'demo-service',
+        version: '1.0.0',
+        description: `Demo service; CI publishes with ${v['github_classic']}`,
+        main: 'src/index.ts',
+      },
+      null,
+      2,
+    ),
     'src/index.ts': [
       "import { connect } from './db.js';",
       '',
