@@ -66,6 +66,8 @@ export interface InspectContext {
   sniffBytes: number;
   limit: Limiter;
   secretFiles: SecretFileFilter;
+  /** Checked before each inspection: an aborted one rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 export type InspectVerdict = { kind: 'file'; file: RepoFile } | { kind: 'skip'; reason: SkipReason; example: string };
@@ -114,6 +116,7 @@ async function checkSymlink(ctx: InspectContext, relative: string): Promise<Insp
  */
 export async function inspectPath(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
   if (ctx.secretFiles.isSecret(relative)) return skip('secret_file', relative);
+  ctx.signal?.throwIfAborted();
   let stats: Stats;
   try {
     stats = await ctx.limit(() => lstat(absoluteOf(ctx.root, relative)));

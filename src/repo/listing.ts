@@ -3,6 +3,7 @@
  * otherwise (or when git fails); both give the same paths for the same tree. Cheap filters only — nothing is
  * opened but directories and ignore files.
  */
+import { escapeControls, hasControls } from '../protocol/sanitize.js';
 import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
@@ -21,6 +22,8 @@ export interface ListOptions {
   /** Secret-bearing files by name: left out of every listing as `secret_file`. */
   secretFiles: SecretFileFilter;
   onProgress?: (event: RepoProgress) => void;
+  /** Kills git and stops the walker; an aborted listing rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 export interface DirectoryListing {
@@ -52,6 +55,7 @@ export async function listDirectory(
       command: options.gitCommand,
       timeoutMs: options.gitTimeoutMs,
       maxOutputBytes: options.maxGitOutputBytes,
+      ...(options.signal !== undefined && { signal: options.signal }),
     };
     const result = await listWithGit(context, base, rules, sink, !deferIgnored);
     if (typeof result === 'function') {
@@ -69,10 +73,20 @@ export async function listDirectory(
     }
     reason = result;
   }
-  const sink = { paths: [] as string[], skips: new SkipCollector(), onProgress: report };
+  // A git run killed by the abort is no reason to walk the tree instead.
+  options.signal?.throwIfAborted();
+  const sink = {
+    paths: [] as string[],
+    skips: new SkipCollector(),
+    onProgress: report,
+    ...(options.signal !== undefined && { signal: options.signal }),
+  };
   await walk(options.root, base, rules, sink);
   return { listing: finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason }) };
 }
+
+/** Examples of unsafe names are shown escaped and at most this long. */
+const MAX_EXAMPLE_CHARS = 200;
 
 function finish(
   options: ListOptions,
@@ -88,6 +102,12 @@ function finish(
     const path = paths[index] as string;
     // Unmerged entries appear once per stage in git's output.
     if (index > 0 && path === paths[index - 1]) continue;
+    // A name with a control, separator or format character (newline, tab, ESC, bidi override) could forge the
+    // structure of a prompt or a log line: it is never listed, so never shown, picked or read.
+    if (hasControls(path)) {
+      skips.add('unsafe_name', escapeControls(path, MAX_EXAMPLE_CHARS));
+      continue;
+    }
     // One place for both listing paths: a secret-bearing file is never a candidate, never shown, never read.
     if (options.secretFiles.isSecret(path)) skips.add('secret_file', path);
     else paths[unique++] = path;

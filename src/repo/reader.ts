@@ -107,6 +107,7 @@ export async function readFiles(
   budget: ReadBudget,
   secretFiles: SecretFileFilter,
   onRead?: (done: number, of: number) => void,
+  signal?: AbortSignal,
 ): Promise<ReadResult> {
   const perFile = nonNegative(budget.perFileBytes);
   const perFileTokens = tokenLimit(budget.perFileTokens);
@@ -119,6 +120,7 @@ export async function readFiles(
   let totalTokens = 0;
 
   for (const [index, requested] of paths.entries()) {
+    signal?.throwIfAborted();
     onRead?.(index, paths.length);
     const path = normalizeRelPath(requested);
     if (path === undefined || path === '') {

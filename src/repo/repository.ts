@@ -179,6 +179,7 @@ class FsRepository implements Repository {
         command: this.listOptions.gitCommand,
         timeoutMs: this.listOptions.gitTimeoutMs,
         commits: this.historyCommits,
+        ...(this.listOptions.signal !== undefined && { signal: this.listOptions.signal }),
       },
       base,
     );
@@ -208,6 +209,7 @@ class FsRepository implements Repository {
       budget,
       this.ctx.secretFiles,
       onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
+      this.ctx.signal,
     );
   }
 }
@@ -257,9 +259,18 @@ export async function openRepositoryWith(
     throw invalid();
   }
   const onProgress = options.onProgress;
+  const signal = options.signal;
   return new FsRepository(
-    { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY), secretFiles },
     {
+      root: real,
+      maxFileBytes,
+      sniffBytes,
+      limit: createLimiter(FS_CONCURRENCY),
+      secretFiles,
+      ...(signal !== undefined && { signal }),
+    },
+    {
+      ...(signal !== undefined && { signal }),
       root: real,
       secretFiles,
       useGit: options.listing !== 'walker',

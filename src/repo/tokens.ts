@@ -2,12 +2,23 @@
  * Token estimates with a real tokenizer: `gpt-tokenizer`'s `o200k_base` (GPT-4o and later). Other model families
  * tokenize differently (typically within ±20% on code and English), so counts are estimates for budgeting, not
  * billing. The encoder (about 60 MB of ranks) is loaded on first use only, so listing never pays for it.
+ *
+ * The encoder is much slower than linear on long unbroken text (one repeated character, CJK without spaces) and
+ * can overflow the stack on it. Texts here may come from a peer (a host's answer, a file of the served tree), so
+ * the encoder only ever sees pieces of at most `MAX_PIECE_CHARS` code units, cut after whitespace where there is
+ * some, and the work yields to the event loop between pieces: the cost is linear and no request blocks the
+ * others. A token never spans two pieces, so a count may exceed the whole-text count by about one per piece.
  */
 type Tokenizer = {
   countTokens(text: string): number;
   encode(text: string): number[];
   decode(tokens: number[]): string;
 };
+
+/** The longest text the encoder is given at once (UTF-16 code units). */
+export const MAX_PIECE_CHARS = 1024;
+/** Pieces tokenized between two yields to the event loop. */
+const PIECES_PER_TURN = 4;
 
 let loading: Promise<Tokenizer> | undefined;
 
@@ -20,10 +31,53 @@ function tokenizer(): Promise<Tokenizer> {
   return loading;
 }
 
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
+}
+
+/**
+ * Where the piece starting at `start` ends: `MAX_PIECE_CHARS` on, moved back to just after the last whitespace in
+ * its second half when there is one, and never between the two halves of a surrogate pair.
+ */
+function pieceEnd(text: string, start: number): number {
+  const hard = start + MAX_PIECE_CHARS;
+  if (hard >= text.length) return text.length;
+  for (let index = hard - 1; index > start + MAX_PIECE_CHARS / 2; index--) {
+    if (isSpace(text.charCodeAt(index))) return index + 1;
+  }
+  return isHighSurrogate(text.charCodeAt(hard - 1)) ? hard - 1 : hard;
+}
+
+/** The pieces the encoder sees, in order, made as they are needed; joined they are `text`. */
+export function* tokenizerPieces(text: string): Generator<string> {
+  for (let start = 0; start < text.length;) {
+    const end = pieceEnd(text, start);
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/** Lets other requests run (timers and I/O included) between pieces of a long text. */
+function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Estimated tokens of `text`. A token covers at least one UTF-8 byte, so the empty string is 0. */
 export async function countTokens(text: string): Promise<number> {
   if (text === '') return 0;
-  return (await tokenizer()).countTokens(text);
+  const { countTokens: count } = await tokenizer();
+  if (text.length <= MAX_PIECE_CHARS) return count(text);
+  let total = 0;
+  let index = 0;
+  for (const piece of tokenizerPieces(text)) {
+    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
+    total += count(piece);
+  }
+  return total;
 }
 
 /** The length (in UTF-16 code units) of the longest common prefix of two strings. */
@@ -34,26 +88,43 @@ function commonPrefix(a: string, b: string): number {
   return index;
 }
 
-/**
- * The longest prefix of `text` with at most `maxTokens` tokens, cut between characters (never inside a
- * surrogate pair), and its token count. Text that fits is returned whole. Texts with no more UTF-8 bytes than
- * `maxTokens` are never tokenized: they cannot exceed it.
- */
-export async function cutToTokens(text: string, maxTokens: number): Promise<{ text: string; tokens: number }> {
-  const limit = Math.max(0, Math.floor(maxTokens));
-  if (Buffer.byteLength(text, 'utf8') <= limit) return { text, tokens: await countTokens(text) };
-  const { encode, decode, countTokens: count } = await tokenizer();
-  const tokens = encode(text);
-  if (tokens.length <= limit) return { text, tokens: tokens.length };
-  let end = commonPrefix(text, decode(tokens.slice(0, limit)));
+/** The longest prefix of one piece with at most `limit` tokens (`limit` is below the piece's count). */
+function cutPiece(piece: string, limit: number, tokenizer: Tokenizer): { text: string; tokens: number } {
+  if (limit <= 0) return { text: '', tokens: 0 };
+  let end = commonPrefix(piece, tokenizer.decode(tokenizer.encode(piece).slice(0, limit)));
   // Re-tokenizing a prefix can merge differently at its end: shrink (a bounded number of times) until it fits.
   for (let attempt = 0; attempt < 8; attempt++) {
-    const last = text.charCodeAt(end - 1);
-    if (end > 0 && last >= 0xd800 && last <= 0xdbff) end--;
-    const prefix = text.slice(0, end);
-    const used = count(prefix);
+    if (end > 0 && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
+    const prefix = piece.slice(0, end);
+    const used = tokenizer.countTokens(prefix);
     if (used <= limit || end === 0) return { text: prefix, tokens: used };
     end = Math.max(0, end - 4 * (used - limit));
   }
   return { text: '', tokens: 0 };
+}
+
+/**
+ * The longest prefix of `text` with at most `maxTokens` tokens, cut between characters (never inside a
+ * surrogate pair), and its token count. Text that fits is returned whole. Texts with no more UTF-8 bytes than
+ * `maxTokens` are never tokenized past their count: they cannot exceed it. The work stops at the piece where the
+ * budget runs out, so it is bounded by what is kept, not by the length of `text`.
+ */
+export async function cutToTokens(text: string, maxTokens: number): Promise<{ text: string; tokens: number }> {
+  const limit = Math.max(0, Math.floor(maxTokens));
+  if (Buffer.byteLength(text, 'utf8') <= limit) return { text, tokens: await countTokens(text) };
+  const encoder = await tokenizer();
+  let used = 0;
+  let kept = 0;
+  let index = 0;
+  for (const piece of tokenizerPieces(text)) {
+    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
+    const tokens = encoder.countTokens(piece);
+    if (used + tokens > limit) {
+      const last = cutPiece(piece, limit - used, encoder);
+      return { text: text.slice(0, kept) + last.text, tokens: used + last.tokens };
+    }
+    used += tokens;
+    kept += piece.length;
+  }
+  return { text, tokens: used };
 }

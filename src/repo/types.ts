@@ -15,6 +15,7 @@ export type SkipReason =
   | 'symlink_outside_root'
   | 'special_file'
   | 'unreadable'
+  | 'unsafe_name'
   | 'vcs_dir'
   | 'secret_file';
 
@@ -149,6 +150,11 @@ export interface RepositoryOptions {
   historyCommits?: number;
   /** Called with progress while listing, inspecting and reading. Must not throw. */
   onProgress?: (event: RepoProgress) => void;
+  /**
+   * Aborting stops the work of this repository object: running `git` children are killed, the walker, the
+   * candidate inspection and the reads stop between entries, and the pending call rejects with the abort reason.
+   */
+  signal?: AbortSignal;
   /**
    * Files of the secret-bearing deny list (docs/security.md) to let back in, as gitignore patterns relative to the
    * root (`fixtures/*.pem`). Their contents still go through the redactor. Default: none.

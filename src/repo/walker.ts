@@ -76,6 +76,8 @@ export interface WalkSink {
   skips: SkipCollector;
   /** Called between slices with the number of paths listed so far. */
   onProgress?: (files: number) => void;
+  /** Checked between directories: an aborted walk rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function walk(root: string, start: string, rules: IgnoreRules, sink
   const stack: { dir: string; rules: IgnoreRules; own: boolean }[] = [{ dir: start, rules, own: true }];
   let sinceYield = 0;
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    sink.signal?.throwIfAborted();
     const { dir } = item;
     let entries: Dirent[];
     try {

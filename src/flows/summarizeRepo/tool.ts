@@ -52,7 +52,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
-      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository), options.budgets);
+      // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
+      const repository = { ...options.repository, signal: ctx.signal };
+      const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
       try {
         return await runFlow(flow, args, ctx, {
           codec: options.codec,
@@ -70,7 +72,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
         }
         if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
           // The message names a host path: it goes to the operator's log, not to the client.
-          options.logger.warn(`${TOOL_NAME}: ${error.message}`);
+          options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
           return {
             content: [
               { type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' },
