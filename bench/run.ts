@@ -6,6 +6,8 @@
  *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
  *  - fleet (bench/fleet.ts): flows/s through nginx for 1 and 2 instances on Redis, and the per-round cost of
  *    the Redis consume against the in-process store (BENCH_FLEET=0 skips it);
+ *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
+ *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -26,6 +28,7 @@ import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../sr
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
+import { benchSecretScan } from './secretScan.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
 
@@ -210,3 +213,4 @@ if (only === undefined) {
 }
 if (process.env['BENCH_FLEET'] !== '0' && (only === undefined || only === 'fleet')) await benchFleet();
 if (process.env['BENCH_SCALE'] !== '0' && only === undefined) await benchRepoScale();
+if (process.env['BENCH_SECRETS'] !== '0' && only === undefined) await benchSecretScan();

@@ -177,6 +177,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'drain-timeout': { type: 'string' },
     'max-sessions-per-principal': { type: 'string' },
     'session-lifetime': { type: 'string' },
+    'allow-secret-file': { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -279,6 +280,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
       ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
     },
+    ...(values['allow-secret-file'] !== undefined && {
+      repository: { allowSecretFiles: values['allow-secret-file'] },
+    }),
   };
 
   if (address === undefined) {
