@@ -10,17 +10,22 @@
  *
  * `inspect` opens listed paths just enough to tell readable text files (classify.ts): the size cap, the NUL
  * sniff, symlink confinement. `survey` ranks every listed path and inspects the best ones for the pick prompt;
- * `resolveCandidate` accepts any listed path that passes inspection; `read` re-checks confinement as it reads.
+ * `resolveCandidate` accepts any path a listing made now would hold (judged for that path alone, pathCheck.ts)
+ * that passes inspection; `read` re-checks confinement as it reads.
  */
+import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
 import { recentlyChanged } from './gitHistory.js';
+import { runGit, splitNul } from './gitProcess.js';
 import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
-import { normalizeRelPath, resolveSubPath } from './paths.js';
+import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
+import { judgePath } from './pathCheck.js';
 import { readFiles } from './reader.js';
 import { SkipCollector } from './skips.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
@@ -64,9 +69,6 @@ function numberOption(value: number | undefined, fallback: number, name: string)
 }
 
 class FsRepository implements Repository {
-  /** The latest listing per base, for `resolveCandidate`. */
-  private readonly listings = new Map<string, Promise<RepoListing>>();
-
   constructor(
     private readonly ctx: InspectContext,
     private readonly listOptions: ListOptions,
@@ -81,14 +83,9 @@ class FsRepository implements Repository {
     return (await this.listWith(subPath, false)).listing;
   }
 
-  /** Lists and remembers the listing for `resolveCandidate`. */
   private async listWith(subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
     const base = await resolveSubPath(this.ctx.root, subPath);
-    const listed = this.listBase(base, subPath, deferIgnored);
-    const listing = listed.then((result) => result.listing);
-    this.listings.set(base, listing);
-    listing.catch(() => this.listings.delete(base));
-    return listed;
+    return this.listBase(base, subPath, deferIgnored);
   }
 
   private async listBase(base: string, subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
@@ -157,10 +154,26 @@ class FsRepository implements Repository {
     const candidate = normalizeRelPath(relPath);
     if (candidate === undefined || candidate === '') return undefined;
     if (base !== '' && !candidate.startsWith(`${base}/`)) return undefined;
-    const listing = await (this.listings.get(base) ?? this.list(subPath));
-    if (!binaryIncludes(listing.paths, candidate)) return undefined;
+    if (!(await this.isListed(candidate))) return undefined;
     const verdict = await inspectPath(this.ctx, candidate);
     return verdict.kind === 'file' ? verdict.file : undefined;
+  }
+
+  /**
+   * Whether a listing made now would hold `candidate`, judged for that one path (pathCheck.ts) instead of listing
+   * the tree: a path only git's rules ignore is listed when git tracks it, as on the git fast path.
+   */
+  private async isListed(candidate: string): Promise<boolean> {
+    const verdict = judgePath(this.ctx.root, candidate);
+    if (verdict !== 'git_ignored') return verdict === 'listed';
+    if (!this.listOptions.useGit || !existsSync(path.join(this.ctx.root, VCS_DIR_NAME))) return false;
+    const tracked = await runGit(['ls-files', '-c', '-z', '--', `:(literal)${candidate}`], {
+      command: this.listOptions.gitCommand,
+      cwd: this.ctx.root,
+      timeoutMs: this.listOptions.gitTimeoutMs,
+      maxBytes: 64 * 1024,
+    });
+    return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
   }
 
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult> {
@@ -172,20 +185,6 @@ class FsRepository implements Repository {
       onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
     );
   }
-}
-
-/** Membership in a sorted (code-unit order) array. */
-function binaryIncludes(sorted: readonly string[], value: string): boolean {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const probe = sorted[middle] as string;
-    if (probe === value) return true;
-    if (probe < value) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
 }
 
 /**
