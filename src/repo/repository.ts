@@ -28,6 +28,7 @@ import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath } from './pathCheck.js';
 import { readFiles } from './reader.js';
 import { SkipCollector } from './skips.js';
+import type { SurveyCache, SurveyRun } from './surveyCache.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
   InspectResult,
@@ -73,6 +74,7 @@ class FsRepository implements Repository {
     private readonly ctx: InspectContext,
     private readonly listOptions: ListOptions,
     private readonly historyCommits: number,
+    private readonly cache: SurveyCache | undefined,
   ) {}
 
   get root(): string {
@@ -80,12 +82,8 @@ class FsRepository implements Repository {
   }
 
   async list(subPath?: string): Promise<RepoListing> {
-    return (await this.listWith(subPath, false)).listing;
-  }
-
-  private async listWith(subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
     const base = await resolveSubPath(this.ctx.root, subPath);
-    return this.listBase(base, subPath, deferIgnored);
+    return (await this.listBase(base, subPath, false)).listing;
   }
 
   private async listBase(base: string, subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
@@ -116,7 +114,22 @@ class FsRepository implements Repository {
 
   async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
     const candidateBytes = numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes');
-    const { listing, ignored } = await this.listWith(subPath, true);
+    const base = await resolveSubPath(this.ctx.root, subPath);
+    if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes)).survey;
+    // Everything a survey depends on besides the tree itself.
+    const variant = JSON.stringify([
+      this.ctx.maxFileBytes,
+      this.ctx.sniffBytes,
+      this.listOptions.useGit && this.listOptions.gitCommand,
+      this.historyCommits,
+    ]);
+    return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}`, () =>
+      this.surveyBase(base, subPath, candidateBytes),
+    );
+  }
+
+  private async surveyBase(base: string, subPath: string | undefined, candidateBytes: number): Promise<SurveyRun> {
+    const { listing, ignored } = await this.listBase(base, subPath, true);
     // Once the listing is in, git reads the recent history and walks the tree again for its ignored entries,
     // while the paths are scored and the candidates inspected.
     const recent = listing.source.kind === 'git' ? this.recent(listing.base) : Promise.resolve(undefined);
@@ -129,11 +142,11 @@ class FsRepository implements Repository {
       ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
     });
     const more = await ignoredClasses;
-    if (more === undefined || more.length === 0) return survey;
+    if (more === undefined || more.length === 0) return { survey, listing };
     const skips = new SkipCollector();
     skips.merge(survey.skipped);
     skips.merge(more);
-    return { ...survey, skipped: skips.toArray() };
+    return { survey: { ...survey, skipped: skips.toArray() }, listing };
   }
 
   private async recent(base: string): Promise<Set<string> | undefined> {
@@ -226,5 +239,6 @@ export async function openRepository(root: string, options: RepositoryOptions = 
       }),
     },
     historyCommits,
+    options.cache,
   );
 }

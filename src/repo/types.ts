@@ -1,4 +1,5 @@
 /** Public types of the deterministic repository reader. */
+import type { SurveyCache } from './surveyCache.js';
 
 /** An inspected file: a POSIX path relative to the repository root (no leading `./`) and its size in bytes. */
 export interface RepoFile {
@@ -137,6 +138,11 @@ export interface RepositoryOptions {
   historyCommits?: number;
   /** Called with progress while listing, inspecting and reading. Must not throw. */
   onProgress?: (event: RepoProgress) => void;
+  /**
+   * Keeps surveys between calls while a watch on the tree sees no change (surveyCache.ts). Default: none — every
+   * survey lists the tree.
+   */
+  cache?: SurveyCache;
 }
 
 export interface Repository {
@@ -150,7 +156,7 @@ export interface Repository {
   survey(subPath?: string, options?: SurveyOptions): Promise<RepoSurvey>;
   /**
    * The file behind an untrusted path if it is listed under `subPath` (shown in a prompt or not) and passes
-   * inspection; otherwise `undefined`. Answers against the latest listing this object made of `subPath`.
+   * inspection; otherwise `undefined`. Judged for that one path as the tree is now (no listing is made).
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;

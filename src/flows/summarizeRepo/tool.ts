@@ -2,7 +2,7 @@
 import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ModelPlan } from '../../models/sources.js';
-import { openRepository, type RepositoryOptions } from '../../repo/index.js';
+import { openRepository, sharedSurveyCache, type RepositoryOptions, type SurveyCache } from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
@@ -19,6 +19,11 @@ export interface SummarizeRepoToolOptions {
   repository?: RepositoryOptions;
   /** Pick prompt bytes, summary read budgets, final text tokens (defaults in prompts.ts). */
   budgets?: Partial<SummarizeBudgets>;
+  /**
+   * Surveys kept between calls while nothing in the tree changes (a repeated first round skips the listing).
+   * Default: the process's shared cache; `false` surveys afresh every time.
+   */
+  surveyCache?: SurveyCache | false;
 }
 
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
@@ -32,7 +37,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
-      const flow = createSummarizeRepoFlow(() => openRepository(options.root, options.repository), options.budgets);
+      const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
+      const repository = { ...(cache !== undefined && { cache }), ...options.repository };
+      const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
       try {
         return await runFlow(flow, args, ctx, {
           codec: options.codec,
