@@ -2,8 +2,8 @@
 import type { Exchange, JsonRpcMessage, ProbeChannel } from './channel.js';
 import { RULES } from './rules.js';
 import type { AuditObservations, RuleResult, RuleStatus } from './types.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
-export const PROTOCOL_VERSION = '2026-07-28';
 export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
@@ -46,7 +46,7 @@ export function createAuditContext(channel: ProbeChannel, clientInfo: { name: st
     sessionIds: [],
     nextId: () => ++id,
     meta: (capabilities = {}) => ({
-      [VERSION_KEY]: PROTOCOL_VERSION,
+      [VERSION_KEY]: MODERN_REVISION,
       [CAPABILITIES_KEY]: capabilities,
       [CLIENT_INFO_KEY]: clientInfo,
     }),

@@ -3,6 +3,7 @@
  * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). JSON and SSE responses are both read.
  */
 import type { Exchange, JsonRpcMessage, ProbeChannel, StrayMessage } from './channel.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -28,7 +29,7 @@ export function mirroredHeaders(message: JsonRpcMessage): Record<string, string>
   const nameKey = typeof method === 'string' ? NAMED_METHODS[method] : undefined;
   const name = nameKey === undefined ? undefined : params[nameKey];
   return {
-    'mcp-protocol-version': typeof version === 'string' ? version : '2026-07-28',
+    'mcp-protocol-version': typeof version === 'string' ? version : MODERN_REVISION,
     ...(typeof method === 'string' && { 'mcp-method': method }),
     ...(typeof name === 'string' && { 'mcp-name': name }),
   };

@@ -10,7 +10,8 @@ import { checkInterop } from './checks/interop.js';
 import { checkToolFlow, type ToolUnderAudit } from './checks/toolFlow.js';
 import { checkToolState } from './checks/toolState.js';
 import { checkTransport } from './checks/transport.js';
-import { createAuditContext, PROTOCOL_VERSION } from './context.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
+import { createAuditContext } from './context.js';
 import { createHttpChannel, type FetchLike } from './httpChannel.js';
 import { RULES } from './rules.js';
 import { createScriptedHost, type ScriptedAnswers } from './scriptedHost.js';
@@ -91,7 +92,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const diagnostics = channel.diagnostics();
   return {
     format: AUDIT_FORMAT,
-    protocolVersion: PROTOCOL_VERSION,
+    protocolVersion: MODERN_REVISION,
     target: options.target,
     summary: { pass: count('pass'), fail: count('fail'), notApplicable: count('not_applicable') },
     rules,

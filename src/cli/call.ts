@@ -20,7 +20,7 @@ import { createHost, type HostCallResult } from '../host/createHost.js';
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
-import { terminalSafe, terminalSafeJson } from '../host/terminalText.js';
+import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
 import { CALL_USAGE } from './usage.js';

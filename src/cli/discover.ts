@@ -5,8 +5,7 @@
  */
 import { isHostError } from '../host/hostError.js';
 import { createHost, type Discovery } from '../host/createHost.js';
-import { terminalSafe, terminalSafeJson } from '../host/terminalText.js';
-import { printable } from '../models/untrusted.js';
+import { printable, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs } from './args.js';
 import { CALL_EXIT } from './call.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';

@@ -21,6 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
+import { missingCapability } from '../protocol/capabilities.js';
 import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
 
 export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
@@ -100,36 +101,14 @@ export function openRound<State>(
   return { state: sealed.s, round: sealed.round, responses, missing };
 }
 
-const REQUIRED_CAPABILITY: Readonly<Record<string, keyof ClientCapabilities>> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
-
-/** The capability an embedded request needs (`sampling.tools` for sampling with tools). */
-export function missingCapability(
-  request: InputRequest,
-  capabilities: ClientCapabilities,
-): ClientCapabilities | undefined {
-  const needed = REQUIRED_CAPABILITY[request.method];
-  if (needed === undefined) return undefined;
-  if (capabilities[needed] === undefined) return { [needed]: {} };
-  const params = (request as { params?: { tools?: unknown; toolChoice?: unknown } }).params;
-  const sampling = capabilities.sampling as { tools?: unknown } | undefined;
-  if (needed === 'sampling' && (params?.tools !== undefined || params?.toolChoice !== undefined) && !sampling?.tools) {
-    return { sampling: { tools: {} } };
-  }
-  return undefined;
-}
-
 /** Throws -32021 unless the request declared every capability these embedded requests need. */
 export function assertCapabilities(requests: Record<string, InputRequest>, capabilities: ClientCapabilities): void {
   for (const [key, request] of Object.entries(requests)) {
-    const missing = missingCapability(request, capabilities);
+    const missing = missingCapability(request.method, request.params, capabilities);
     if (missing !== undefined) {
       throw new MissingRequiredClientCapabilityError(
-        { requiredCapabilities: missing },
-        `input '${key}' (${request.method}) needs a capability this request did not declare`,
+        { requiredCapabilities: missing.required as ClientCapabilities },
+        `input '${key}' (${request.method}) needs the ${missing.capability} capability, which this request did not declare`,
       );
     }
   }

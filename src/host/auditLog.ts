@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 
 import { ModelInputError } from '../errors.js';
 import type { AuditEntry } from './types.js';
-import { terminalSafeJson } from './terminalText.js';
+import { terminalSafeJson } from '../protocol/sanitize.js';
 
 export interface AuditLog {
   /** Appends one line (the time is added); never throws. */

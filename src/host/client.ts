@@ -9,8 +9,7 @@ import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/cl
 
 import type { CompletionModel } from '../models/modelSource.js';
 import { VERSION } from '../version.js';
-
-export const PINNED_VERSION = '2026-07-28';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -40,7 +39,7 @@ export function createHostClient(options: HostClientOptions): Client {
     { name: options.name ?? 'mcp-model-input', version: VERSION },
     {
       capabilities: hostCapabilities(options),
-      versionNegotiation: { mode: options.negotiation === 'auto' ? 'auto' : { pin: PINNED_VERSION } },
+      versionNegotiation: { mode: options.negotiation === 'auto' ? 'auto' : { pin: MODERN_REVISION } },
     },
   );
   const { model, elicit, roots } = options;

@@ -37,9 +37,10 @@ import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
 import { createCappedFetch } from './cappedFetch.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
-import { terminalSafe } from './terminalText.js';
+import { terminalSafe } from '../protocol/sanitize.js';
 import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
 import type { Approver, CallPosition, ServerIdentity } from './types.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
 export const DEFAULT_HOST_MAX_ROUNDS = 5;
 
@@ -227,7 +228,7 @@ export function createHost(options: HostOptions = {}): Host {
       { name: options.name ?? 'mcp-model-input-host', version: VERSION },
       {
         capabilities,
-        versionNegotiation: { mode: options.negotiation === 'pin' ? { pin: '2026-07-28' } : 'auto' },
+        versionNegotiation: { mode: options.negotiation === 'pin' ? { pin: MODERN_REVISION } : 'auto' },
         // The rounds are driven here, through the policies; the SDK hands each one back.
         inputRequired: { autoFulfill: false },
       },
@@ -243,7 +244,7 @@ export function createHost(options: HostOptions = {}): Host {
     const info = client.getServerVersion();
     server.name = info?.name ?? 'unknown';
     if (info?.version !== undefined) server.version = info.version;
-    const era = client.getNegotiatedProtocolVersion() === '2026-07-28' ? 'modern' : 'legacy';
+    const era = client.getNegotiatedProtocolVersion() === MODERN_REVISION ? 'modern' : 'legacy';
     const timeout = options.requestTimeoutMs === undefined ? {} : { timeout: options.requestTimeoutMs };
 
     async function listTools(): Promise<Tool[]> {

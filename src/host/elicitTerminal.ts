@@ -15,7 +15,7 @@ import type {
   StringSchema,
 } from '@modelcontextprotocol/client';
 
-import { terminalSafe } from './terminalText.js';
+import { terminalSafe } from '../protocol/sanitize.js';
 import type { ServerIdentity } from './types.js';
 
 export interface TerminalElicitorOptions {

@@ -19,7 +19,7 @@ import type { ModelUsage } from '../models/modelSource.js';
 import type { AuditLog } from './auditLog.js';
 import type { TerminalElicitor } from './elicitTerminal.js';
 import { HostError, isHostError } from './hostError.js';
-import { terminalSafe } from './terminalText.js';
+import { terminalSafe } from '../protocol/sanitize.js';
 import type { CallBudget } from './policies/budgets.js';
 import { checkCapabilities } from './policies/capabilityGate.js';
 import { quotedKey } from './policies/refusal.js';

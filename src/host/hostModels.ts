@@ -16,7 +16,7 @@ import { createProviderSource } from '../models/providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY } from '../models/providers/retry.js';
 import { createScriptedModel, type ScriptedAnswers } from '../models/scripted.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../models/sources.js';
-import { printable } from '../models/untrusted.js';
+import { printable } from '../protocol/sanitize.js';
 import { TIER_ATTRIBUTES, type HostModelEntry } from './policies/modelPolicy.js';
 
 export const DEFAULT_HOST_MODEL_SPEC = 'builtin';

@@ -44,7 +44,7 @@ export { createApprover, createPromptApprover, createRulesApprover, parseApprova
 export type { ApprovalMode, ApproverOptions } from './approval/index.js';
 export { createTerminalElicitor } from './elicitTerminal.js';
 export type { TerminalElicitor } from './elicitTerminal.js';
-export { terminalSafe } from './terminalText.js';
+export { terminalSafe } from '../protocol/sanitize.js';
 export { createAuditLog, silentAuditLog } from './auditLog.js';
 export type { AuditLog } from './auditLog.js';
 

@@ -21,7 +21,6 @@ import { createHttpFront } from '../transports/http.js';
 import { createHostClient, httpClientTransport } from './client.js';
 import { createTracingFetch, type TraceSink } from './trace.js';
 
-export { PINNED_VERSION } from './client.js';
 const IN_PROCESS_URL = 'http://localhost/mcp';
 
 export interface LocalSummarizeOptions {

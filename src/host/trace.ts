@@ -5,7 +5,7 @@
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 
-import { terminalSafe } from './terminalText.js';
+import { terminalSafe } from '../protocol/sanitize.js';
 
 export type TraceSink = (line: string) => void;
 

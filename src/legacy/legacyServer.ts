@@ -39,7 +39,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { REJECTED_STATE_MESSAGE } from '../flows/inputRounds.js';
-import { printable } from '../models/untrusted.js';
+import { printable } from '../protocol/sanitize.js';
 import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
 
 /** JSON-RPC error code of a sampling request the user rejected (revision 2025-11-25). */

@@ -16,7 +16,7 @@
  */
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { carriesValidEnvelope, hasEnvelopeClaim } from '../server/envelope.js';
+import { carriesValidEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 
 export type StdioEra = 'opening' | 'modern' | 'legacy';
 

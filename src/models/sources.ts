@@ -18,7 +18,7 @@ import { createBuiltinModel } from './builtin.js';
 import type { CompletionModel } from './modelSource.js';
 import { createProviderSource } from './providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './providers/retry.js';
-import { printable } from './untrusted.js';
+import { printable } from '../protocol/sanitize.js';
 import { DEFAULT_MODEL_BUDGET, type ModelBudget } from './usage.js';
 
 export type ModelSource = { kind: 'host' } | { kind: 'server'; model: CompletionModel };

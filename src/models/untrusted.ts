@@ -42,11 +42,6 @@ export function displayModelName(name: string | undefined, fallback = 'unknown')
   return points.length <= MAX_MODEL_NAME_LENGTH ? cleaned : `${points.slice(0, MAX_MODEL_NAME_LENGTH - 1).join('')}…`;
 }
 
-/** `text` on one printable line: control and format characters become `?` (for messages that echo input). */
-export function printable(text: string): string {
-  return text.replace(INVISIBLE, '?');
-}
-
 /** The size of an answer's content: UTF-8 bytes of its text, and of the JSON of any other block. */
 export function answerBytes(answer: CreateMessageResult): number {
   const blocks: unknown[] = Array.isArray(answer.content) ? answer.content : [answer.content];

@@ -1,6 +1,7 @@
 /** Sections 2, 3 and 5: the discovery contract, the request envelope with its exact errors, and retries. */
 import type { EnvelopeError, Plan, Wire } from './types.js';
-import { REVISION_2026, type Workflow } from './workflow.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
+import type { Workflow } from './workflow.js';
 
 export const LIST_TTL_MS = 300_000;
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -20,7 +21,7 @@ export function buildDiscovery(workflow: Workflow): Plan['discovery'] {
   return {
     discover: {
       resultType: 'complete',
-      supportedVersions: [REVISION_2026],
+      supportedVersions: [MODERN_REVISION],
       capabilities: { tools: {} },
       ttlMs: LIST_TTL_MS,
       cacheScope: 'public',
@@ -45,7 +46,7 @@ export function buildEnvelope(workflow: Workflow, wire: Wire): Plan['envelope'] 
     {
       case: '`protocolVersion` is a string but not supported',
       code: -32022,
-      data: `{"supported":["${REVISION_2026}"],"requested":"<as sent>"}`,
+      data: `{"supported":["${MODERN_REVISION}"],"requested":"<as sent>"}`,
       http: 400,
     },
     { case: 'invalid arguments for the tool, or an unknown tool name', code: -32602, data: 'free', http: 400 },

@@ -3,7 +3,8 @@
  * and no model at all when plain code can do every step. Exactly one verdict.
  */
 import type { Plan, Verdict, Wire } from './types.js';
-import { isModelStep, REVISION_2025, REVISION_2026, type ModelStep, type Workflow } from './workflow.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../protocol/revisions.js';
+import { isModelStep, type ModelStep, type Workflow } from './workflow.js';
 
 /** Model steps that need a model (steps plain code could do are dropped). */
 export function neededModelSteps(workflow: Workflow): ModelStep[] {
@@ -18,7 +19,7 @@ export function decideVerdict(workflow: Workflow): Verdict {
 /** Compatibility goes over MRTR, unless no 2026-07-28 client must be served: then only a 2025-11-25 adapter. */
 export function wireFor(verdict: Verdict, workflow: Workflow): Wire {
   if (verdict === 'temporary MRTR compatibility') {
-    return workflow.requirements.clientRevisions.includes(REVISION_2026) ? 'mrtr' : 'legacy';
+    return workflow.requirements.clientRevisions.includes(MODERN_REVISION) ? 'mrtr' : 'legacy';
   }
   return verdict === 'direct inference' ? 'inline' : 'none';
 }
@@ -29,7 +30,7 @@ function keyList(steps: readonly ModelStep[]): string {
 
 export function buildDecision(workflow: Workflow, verdict: Verdict): Plan['decision'] {
   const steps = neededModelSteps(workflow);
-  const legacy = workflow.requirements.clientRevisions.includes(REVISION_2025);
+  const legacy = workflow.requirements.clientRevisions.includes(LEGACY_REVISION);
   const sampling = workflow.design?.sampling === undefined ? 'none' : (workflow.design.status ?? 'new');
   const why: string[] = [];
   if (verdict === 'no model required') {
@@ -59,7 +60,7 @@ export function buildDecision(workflow: Workflow, verdict: Verdict): Plan['decis
   }
   const requirement =
     `Using the client's model is a stated product requirement: ${workflow.requirements.clientModel.reason ?? ''}`.trim();
-  if (!workflow.requirements.clientRevisions.includes(REVISION_2026)) {
+  if (!workflow.requirements.clientRevisions.includes(MODERN_REVISION)) {
     why.push(
       requirement,
       'Only 2025-11-25 clients must be served: they cannot use 2026-07-28 input_required rounds, so no MRTR ' +

@@ -3,7 +3,8 @@
  * things the planner will not design at all. Each names the workflow field it comes from.
  */
 import type { Finding } from './types.js';
-import { isModelStep, REVISION_2026, type Workflow } from './workflow.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
+import { isModelStep, type Workflow } from './workflow.js';
 
 const FORBIDDEN_DECISIONS = ['identity', 'authorization', 'consent'] as const;
 
@@ -26,7 +27,7 @@ export function hardRejects(workflow: Workflow): Finding[] {
         'Sampling is deprecated: use direct inference.',
     });
   }
-  if (sampling?.delivery === 'live' && workflow.requirements.clientRevisions.includes(REVISION_2026)) {
+  if (sampling?.delivery === 'live' && workflow.requirements.clientRevisions.includes(MODERN_REVISION)) {
     findings.push({
       id: 'live_sampling_on_2026',
       field: 'design.sampling.delivery',

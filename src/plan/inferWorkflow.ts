@@ -9,6 +9,7 @@ import { schemaProblem, validateWorkflowValue } from './loadWorkflow.js';
 import type { Workflow, WorkflowDesign } from './workflow.js';
 import { WorkflowInvalidError } from './workflowInvalidError.js';
 import { MAX_STEP_TOKENS, MAX_STEPS, TOOL_NAME_PATTERN } from './workflowSchema.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
 const CONTEXT_RANK = ['none', 'thisServer', 'allServers'];
 
@@ -153,7 +154,7 @@ export function inferWorkflow(report: AuditReport): InferredWorkflow {
       steps.length === 0
         ? [{ name: 'call', kind: 'deterministic', purpose: 'The audited tool completes in one call.' }]
         : steps,
-    requirements: { clientModel: { required: false }, clientRevisions: ['2026-07-28'] },
+    requirements: { clientModel: { required: false }, clientRevisions: [MODERN_REVISION] },
     state: { secret: false },
     design,
   };

@@ -3,11 +3,10 @@
  * what its product requires, and optionally an implementation (proposed or existing) to check.
  * The published JSON Schema (schemas/workflow.schema.json) is the contract; these types mirror it.
  */
+import type { LEGACY_REVISION, MODERN_REVISION } from '../protocol/revisions.js';
 
 export const WORKFLOW_FORMAT_VERSION = 1;
-export const REVISION_2026 = '2026-07-28';
-export const REVISION_2025 = '2025-11-25';
-export type ClientRevision = typeof REVISION_2026 | typeof REVISION_2025;
+export type ClientRevision = typeof MODERN_REVISION | typeof LEGACY_REVISION;
 
 /** What a model step's answer may decide. The last three are never acceptable. */
 export type StepDecision = 'content' | 'selection' | 'identity' | 'authorization' | 'consent';

@@ -2,6 +2,8 @@
  * The published JSON Schema (draft 2020-12) for workflow files. `schemas/workflow.schema.json` is this
  * object printed by `mcp-model-input plan --schema`; a test keeps the two identical.
  */
+import { LEGACY_REVISION, MODERN_REVISION } from '../protocol/revisions.js';
+
 const text = (description: string) => ({ type: 'string', minLength: 1, description });
 const flag = (description: string) => ({ type: 'boolean', description });
 const IDENTIFIER = '^[A-Za-z0-9_.-]{1,64}$';
@@ -182,7 +184,7 @@ export const WORKFLOW_SCHEMA = {
           type: 'array',
           minItems: 1,
           uniqueItems: true,
-          items: { enum: ['2026-07-28', '2025-11-25'] },
+          items: { enum: [MODERN_REVISION, LEGACY_REVISION] },
           description: 'Protocol revisions whose clients must be served.',
         },
       },

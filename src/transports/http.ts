@@ -21,12 +21,12 @@ import {
 import { createLegacyHttpLeg, type LegacyHttpLeg } from '../legacy/httpSessions.js';
 import type { LegacyHttpOptions } from '../legacy/options.js';
 import type { Logger } from '../logger.js';
-import { checkRequestEnvelope, hasEnvelopeClaim } from '../server/envelope.js';
+import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 import { readBodyCapped } from './body.js';
+import { namesModernRevision } from '../protocol/revisions.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const FIRST_MODERN_REVISION = '2026-07-28';
 
 export interface HttpFrontOptions {
   factory: McpServerFactory;
@@ -183,11 +183,6 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       },
     }),
   };
-}
-
-/** Whether an MCP-Protocol-Version header names revision 2026-07-28 or later (dates compare as strings). */
-function namesModernRevision(header: string | null): boolean {
-  return header !== null && /^\d{4}-\d{2}-\d{2}$/.test(header) && header >= FIRST_MODERN_REVISION;
 }
 
 function isPlainMessage(value: unknown): value is { id?: unknown; method?: unknown; params?: unknown } {

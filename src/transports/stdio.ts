@@ -12,7 +12,7 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 
 import { createStdioEraTracker, type StdioEraTracker } from '../legacy/stdioEra.js';
 import type { Logger } from '../logger.js';
-import { checkRequestEnvelope, type EnvelopeRejection } from '../server/envelope.js';
+import { checkRequestEnvelope, type EnvelopeRejection } from '../protocol/envelope.js';
 import { createStdioLineGate } from './stdioLineGate.js';
 
 /** The gate's answer to a malformed `initialize` while the era is open (legacy/stdioEra.ts). */

@@ -1,12 +1,6 @@
 /** server/discover and tools/list: shape, cache hints, determinism, and no input_required. */
-import {
-  describeExchange,
-  isPlainObject,
-  PROTOCOL_VERSION,
-  resultOf,
-  SERVER_INFO_KEY,
-  type AuditContext,
-} from '../context.js';
+import { describeExchange, isPlainObject, resultOf, SERVER_INFO_KEY, type AuditContext } from '../context.js';
+import { MODERN_REVISION } from '../../protocol/revisions.js';
 
 const EVERY_CAPABILITY = { sampling: { tools: {} }, elicitation: {}, roots: {} };
 
@@ -33,8 +27,8 @@ export function discoverProblems(result: Record<string, unknown>): string[] {
   if (result['resultType'] !== 'complete')
     problems.push(`resultType is ${JSON.stringify(result['resultType'] ?? null)}`);
   const versions = result['supportedVersions'];
-  if (!Array.isArray(versions) || !versions.includes(PROTOCOL_VERSION)) {
-    problems.push(`supportedVersions is ${JSON.stringify(versions ?? null)}, without ${PROTOCOL_VERSION}`);
+  if (!Array.isArray(versions) || !versions.includes(MODERN_REVISION)) {
+    problems.push(`supportedVersions is ${JSON.stringify(versions ?? null)}, without ${MODERN_REVISION}`);
   }
   if (!isPlainObject(result['capabilities'])) problems.push('capabilities is not an object');
   return problems;

@@ -5,10 +5,10 @@ import {
   describeExchange,
   errorOf,
   isPlainObject,
-  PROTOCOL_VERSION,
   VERSION_KEY,
   type AuditContext,
 } from '../context.js';
+import { MODERN_REVISION } from '../../protocol/revisions.js';
 
 const UNSUPPORTED = '2099-01-01';
 
@@ -56,8 +56,8 @@ async function checkUnsupportedVersion(ctx: AuditContext): Promise<void> {
       problems.push(`data is ${JSON.stringify(data ?? null)}, expected exactly {supported, requested}`);
     } else {
       const supported = data['supported'];
-      if (!Array.isArray(supported) || !supported.includes(PROTOCOL_VERSION)) {
-        problems.push(`data.supported is ${JSON.stringify(supported)}, without ${PROTOCOL_VERSION}`);
+      if (!Array.isArray(supported) || !supported.includes(MODERN_REVISION)) {
+        problems.push(`data.supported is ${JSON.stringify(supported)}, without ${MODERN_REVISION}`);
       }
       if (data['requested'] !== UNSUPPORTED) {
         problems.push(`data.requested is ${JSON.stringify(data['requested'])}, expected "${UNSUPPORTED}"`);

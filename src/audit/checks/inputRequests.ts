@@ -3,14 +3,9 @@
  * against the capabilities the request declared, sampling parameters and includeContext. Failures
  * are recorded as they are found; the caller records the passes.
  */
+import { isInputRequestMethod, missingCapability } from '../../protocol/capabilities.js';
 import { isPlainObject, type AuditContext } from '../context.js';
 import type { ObservedRequest } from '../types.js';
-
-const CAPABILITY_FOR: Record<string, string> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
 
 /** Problems with one embedded request under the declared capabilities; empty when it is allowed. */
 function capabilityProblems(
@@ -18,15 +13,9 @@ function capabilityProblems(
   request: { method: string; params: unknown },
   declared: Record<string, unknown>,
 ): string[] {
-  const capability = CAPABILITY_FOR[request.method];
-  if (capability === undefined) return [`${key}: ${request.method} is not an input request method`];
-  if (!(capability in declared)) return [`${key}: ${request.method} without the ${capability} capability`];
-  const params = isPlainObject(request.params) ? request.params : {};
-  const sampling = declared['sampling'];
-  if (capability === 'sampling' && ('tools' in params || 'toolChoice' in params)) {
-    if (!isPlainObject(sampling) || !('tools' in sampling)) return [`${key}: tools in sampling without sampling.tools`];
-  }
-  return [];
+  if (!isInputRequestMethod(request.method)) return [`${key}: ${request.method} is not an input request method`];
+  const missing = missingCapability(request.method, request.params, declared);
+  return missing === undefined ? [] : [`${key}: ${request.method} without the ${missing.capability} capability`];
 }
 
 export function inspectInputRequired(

@@ -9,6 +9,7 @@ import type { AuditContext } from '../context.js';
 import type { FetchLike } from '../httpChannel.js';
 import { splitCommand } from '../splitCommand.js';
 import type { AuditTarget } from '../types.js';
+import { MODERN_REVISION } from '../../protocol/revisions.js';
 
 export interface InteropOptions {
   target: AuditTarget;
@@ -37,7 +38,10 @@ function createTransport(options: InteropOptions): Transport {
 }
 
 export async function checkInterop(ctx: AuditContext, options: InteropOptions): Promise<void> {
-  const client = new Client(ctx.clientInfo, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(ctx.clientInfo, {
+    capabilities: {},
+    versionNegotiation: { mode: { pin: MODERN_REVISION } },
+  });
   try {
     await withTimeout(client.connect(createTransport(options)), options.timeoutMs, 'connect');
     // A pinned connect already ran server/discover; ask again only if it kept nothing.

@@ -6,7 +6,7 @@
  */
 import type { ModelPreferences, SamplingMessage } from '@modelcontextprotocol/client';
 
-import { terminalSafe } from '../terminalText.js';
+import { terminalSafe } from '../../protocol/sanitize.js';
 import type { ApprovalRound } from '../types.js';
 
 export const SUMMARY_LIMITS = {

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 
 import { ModelInputError } from '../../errors.js';
-import { terminalSafe } from '../terminalText.js';
+import { terminalSafe } from '../../protocol/sanitize.js';
 import type { ApprovalDecision, ApprovalRound, Approver } from '../types.js';
 
 export interface ApprovalRule {

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 
 import { HostError, type HostErrorCode } from '../hostError.js';
-import { terminalSafe } from '../terminalText.js';
+import { terminalSafe } from '../../protocol/sanitize.js';
 import type { CallPosition } from '../types.js';
 
 /** Characters of a server-chosen input key quoted in a message. */

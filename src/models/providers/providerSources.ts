@@ -10,7 +10,7 @@ import type { CompletionModel } from '../modelSource.js';
 import { createTieredModel } from '../preferences.js';
 import { createAnthropicMessagesModel } from './anthropicMessages.js';
 import { createOpenAIChatModel } from './openaiChat.js';
-import { printable } from '../untrusted.js';
+import { printable } from '../../protocol/sanitize.js';
 import type { RetryPolicy } from './retry.js';
 
 export const PROVIDERS = ['openai', 'anthropic'] as const;

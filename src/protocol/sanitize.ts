@@ -1,5 +1,8 @@
 /**
- * Makes text from an untrusted server safe to print on the user's terminal: nothing it contains can
+ * Text from an untrusted peer, made safe to show: the one home of our sanitisers.
+ *
+ * `printable` puts a text on one line with nothing invisible (for log lines and error messages that
+ * echo input). `terminalSafe` makes text from an untrusted server safe to print on the user's terminal: nothing it contains can
  * move the cursor, recolour or clear the screen, set the window title, plant a hyperlink, reorder
  * characters (bidi overrides) or overwrite a line (carriage return), and no field can flood the dialog.
  *
@@ -80,4 +83,12 @@ function escapeJsonChar(char: string): string {
 /** JSON that parses to the same value and carries no character a terminal would act on. */
 export function terminalSafeJson(value: unknown, space?: number): string {
   return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, escapeJsonChar);
+}
+
+// Control characters, format characters (bidi overrides, zero-width) and line/paragraph separators.
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** `text` on one printable line: control and format characters become `?` (for messages that echo input). */
+export function printable(text: string): string {
+  return text.replace(NOT_PRINTABLE, '?');
 }

@@ -8,17 +8,14 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
-export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
+import { isPlainObject } from './json.js';
+import { SUPPORTED_VERSIONS } from './revisions.js';
 
 /** A JSON-RPC error the gate answers with, before any server instance sees the request. */
 export interface EnvelopeRejection {
   code: -32602 | -32022;
   message: string;
   data?: unknown;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -68,7 +65,7 @@ function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
       data: { invalid: [PROTOCOL_VERSION_META_KEY] },
     };
   }
-  if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
+  if (!SUPPORTED_VERSIONS.includes(version)) {
     return {
       code: -32022,
       message: `Unsupported protocol version: ${version}`,

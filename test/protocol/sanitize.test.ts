@@ -1,7 +1,7 @@
 /** `terminalSafe` against hostile server text (src/host/terminalText.ts). */
 import { describe, expect, it } from 'vitest';
 
-import { ESCAPE_MARKER, terminalSafe, terminalSafeJson } from '../../../src/host/terminalText.js';
+import { ESCAPE_MARKER, terminalSafe, terminalSafeJson } from '../../src/protocol/sanitize.js';
 
 /** No C0 (but newline), DEL, C1, ESC, or Unicode format character survives. */
 // eslint-disable-next-line no-control-regex -- the test looks for control characters
