@@ -6,6 +6,8 @@
  *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
  *  - start-up (bench/startup.ts): the built CLI's commands, `serve --stdio` and `summarize` as whole processes
  *    against `node -e 0`, the SDK's import floor and a minimal SDK stdio server (`BENCH_STARTUP=only|0`);
+ *  - rounds at scale (bench/roundsAtScale.ts): a repeated round 1 and round 2 on the 100,000-file tree against the
+ *    12-entry sample;
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -25,6 +27,7 @@ import { z } from 'zod';
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchRepoScale } from './repoScale.js';
+import { benchRoundsAtScale } from './roundsAtScale.js';
 import { benchStartup } from './startup.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
@@ -207,5 +210,8 @@ if (startup !== '0') await benchStartup();
 if (startup !== 'only') {
   await benchRounds();
   await benchCodec();
-  if (process.env['BENCH_SCALE'] !== '0') await benchRepoScale();
+  if (process.env['BENCH_SCALE'] !== '0') {
+    await benchRoundsAtScale();
+    await benchRepoScale();
+  }
 }

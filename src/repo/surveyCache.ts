@@ -76,6 +76,15 @@ function* listedDirectories(listing: RepoListing): Iterable<string> {
   }
 }
 
+/** A kept survey is shared by every call that uses it: frozen, so that none can change it for the others. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache {
   const maxRoots = options.maxRoots ?? 4;
   const maxSurveys = options.maxSurveysPerRoot ?? 8;
@@ -126,7 +135,7 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
       await settle();
       const kept = entry.surveys.get(key);
       if (kept !== undefined && watch.complete && kept.generation === watch.generation) {
-        return structuredClone(kept.survey);
+        return kept.survey;
       }
       entry.surveys.delete(key);
       const complete = watch.complete;
@@ -138,7 +147,7 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
       const unchanged = complete && watch.complete && watch.generation === generation;
       if (unchanged && watch.cover(listedDirectories(run.listing)) && entries.get(`${root}\0${variant}`) === entry) {
         while (entry.surveys.size >= maxSurveys) entry.surveys.delete(entry.surveys.keys().next().value as string);
-        entry.surveys.set(key, { generation, survey: structuredClone(run.survey) });
+        entry.surveys.set(key, { generation, survey: deepFreeze(structuredClone(run.survey)) });
       }
       return run.survey;
     },
