@@ -57,11 +57,13 @@ async function measure(
   let stopped: number | undefined;
   const child = spawn(command, argv, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   if (drive) drive(child, () => (stopped ??= performance.now()));
   else child.stdin.end();
   const code = await exited;
+  clearTimeout(guard);
   const end = stopped ?? performance.now();
   if (code !== 0 && drive === undefined) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`);
   let rssMb: number | undefined;

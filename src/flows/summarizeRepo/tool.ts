@@ -2,7 +2,13 @@
 import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ModelPlan } from '../../models/sources.js';
-import { openRepository, sharedSurveyCache, type RepositoryOptions, type SurveyCache } from '../../repo/index.js';
+import {
+  openRepository,
+  preloadTokenizer,
+  sharedSurveyCache,
+  type RepositoryOptions,
+  type SurveyCache,
+} from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
@@ -27,6 +33,8 @@ export interface SummarizeRepoToolOptions {
 }
 
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
+  // Every call counts tokens: the encoder starts loading now, on its own thread, not in the first call.
+  preloadTokenizer();
   return defineTool({
     name: TOOL_NAME,
     title: 'Summarize repository',
