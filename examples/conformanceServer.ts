@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
 import type { SealedRound } from '../src/flows/inputRounds.js';
+import { createLegacyEra } from '../src/legacy/index.js';
 import { createStderrLogger } from '../src/logger.js';
 import { createServerFactory, type ServerFactoryOptions } from '../src/server/createServer.js';
 import { principalFromAuthInfo } from '../src/server/principals.js';
@@ -27,10 +28,13 @@ const rounds = {
   codec: createStateCodec<SealedRound<unknown>>({ keyRing: createEphemeralKeyRing() }),
   logger,
 };
-const common: Pick<ServerFactoryOptions, 'identity' | 'tools' | 'resolvePrincipal'> = {
+// The 2025-11-25 era plugged in, as `serve` does: both factories' servers and the HTTP front's sessions.
+const era = createLegacyEra({ logger });
+const common: Pick<ServerFactoryOptions, 'identity' | 'tools' | 'resolvePrincipal' | 'era'> = {
   identity: { name: 'mcp-model-input-conformance-fixture', version: '1.0.0' },
   tools: [...contentTools(), ...inputTools(rounds), ...legacyTools(rounds)],
   resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, 'anonymous'),
+  era: era.server,
 };
 const modern = createServerFactory({
   ...common,
@@ -52,7 +56,13 @@ const factory: McpServerFactory = (context) => (context.era === 'legacy' ? legac
 const server = await listenHttp(
   (port) => {
     const hosts = defaultAllowedHosts('127.0.0.1', port);
-    return createHttpFront({ factory, logger, allowedHosts: hosts, allowedOrigins: defaultAllowedOrigins(hosts) });
+    return createHttpFront({
+      factory,
+      logger,
+      allowedHosts: hosts,
+      allowedOrigins: defaultAllowedOrigins(hosts),
+      sessions: era.http,
+    });
   },
   '127.0.0.1',
   Number(values.port),

@@ -9,15 +9,19 @@ export type { Logger } from './logger.js';
 export { VERSION } from './version.js';
 
 // Server assembly and fronts.
-export { createModelInputServerFactory } from './server/modelInputServer.js';
-export type { ModelInputServerOptions } from './server/modelInputServer.js';
+export {
+  createModelInputHttpFront,
+  createModelInputServer,
+  serveModelInputStdio,
+} from './app/modelInputServer.js';
+export type { LegacyOptions, ModelInputServer, ModelInputServerOptions } from './app/modelInputServer.js';
 export { createServerFactory, describeTools, SERVER_NAME } from './server/createServer.js';
 export type { ServerFactoryOptions, ServerIdentity } from './server/createServer.js';
 export { checkRequestEnvelope } from './protocol/envelope.js';
 export { SUPPORTED_VERSIONS } from './protocol/revisions.js';
 export type { EnvelopeRejection } from './protocol/envelope.js';
-export { defineTool } from './server/tool.js';
-export type { AnyToolDefinition, ToolContext, ToolDefinition } from './server/tool.js';
+export { defineTool } from './flows/tool.js';
+export type { AnyToolDefinition, ToolContext, ToolDefinition } from './flows/tool.js';
 export { ANONYMOUS, loadTokensFile, localPrincipal } from './server/principals.js';
 export { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from './transports/http.js';
 export type { HttpFront, HttpFrontOptions } from './transports/http.js';
@@ -85,8 +89,8 @@ export type { RepoFile, RepoListing, Repository, SkippedClass, SkipReason } from
 export { rankFiles, scoreFile } from './repo/rank.js';
 
 // The in-process main job.
-export { runLocalSummarize } from './host/localSummarize.js';
-export type { LocalSummarizeOptions } from './host/localSummarize.js';
+export { runLocalSummarize } from './app/localSummarize.js';
+export type { LocalSummarizeOptions } from './app/localSummarize.js';
 
 // The sampling-migration planner and the live compliance probe.
 export {
@@ -104,7 +108,6 @@ export type { AuditOptions, AuditReport, RuleResult } from './audit/index.js';
 
 // Legacy (2025-11-25) adapter.
 export { createDeprecationNotice, SAMPLING_DEPRECATION_WARNING } from './legacy/deprecation.js';
-export { LegacyAwareServer, SAMPLING_REJECTED_CODE } from './legacy/legacyServer.js';
-export type { LegacyToolView } from './legacy/legacyServer.js';
+export { SAMPLING_REJECTED_CODE } from './legacy/legacyServer.js';
 export { DEFAULT_MAX_SAMPLES_PER_CALL, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from './legacy/options.js';
 export type { LegacyHttpOptions, LegacyServerOptions } from './legacy/options.js';

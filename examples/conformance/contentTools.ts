@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { z } from 'zod';
 
-import { defineTool, type AnyToolDefinition } from '../../src/server/tool.js';
+import { defineTool, type AnyToolDefinition } from '../../src/flows/tool.js';
 import { redPixelPng, silenceWav } from './media.js';
 
 const noArgs = z.object({});

@@ -15,7 +15,7 @@ import {
   type RoundRequest,
 } from '../../src/flows/inputRounds.js';
 import { readElicitResult, readRootsResult, readSamplingResult } from '../../src/flows/inputResponses.js';
-import { defineTool, type AnyToolDefinition } from '../../src/server/tool.js';
+import { defineTool, type AnyToolDefinition } from '../../src/flows/tool.js';
 
 const noArgs = z.object({});
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { answerText } from '../../src/flows/flow.js';
 import { askForInput, openRound, type RoundOptions } from '../../src/flows/inputRounds.js';
 import { readElicitResult, readSamplingResult } from '../../src/flows/inputResponses.js';
-import { defineTool, type AnyToolDefinition, type ToolContext } from '../../src/server/tool.js';
+import { defineTool, type AnyToolDefinition, type ToolContext } from '../../src/flows/tool.js';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 

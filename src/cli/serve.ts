@@ -1,12 +1,11 @@
 /** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger, type Logger } from '../logger.js';
-import { createModelInputServerFactory } from '../server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing } from '../state/index.js';
-import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
+import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
 import { listenHttp } from '../transports/nodeHttp.js';
-import { serveStdioFront } from '../transports/stdio.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
@@ -145,12 +144,16 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     logger,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
-    ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
+    legacy: legacy.enabled && {
+      ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
+      ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
+      ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+    },
   };
 
   if (address === undefined) {
-    const factory = createModelInputServerFactory({ ...common, defaultPrincipal: localPrincipal() });
-    const handle = serveStdioFront({ factory, logger, legacy: legacy.enabled });
+    const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal() });
+    const handle = serveModelInputStdio(server, { logger });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     process.stdin.once('end', () => void handle.close());
     return await new Promise<number>((resolve) => {
@@ -160,21 +163,16 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
 
   const { host, port } = address;
-  const factory = createModelInputServerFactory({ ...common, defaultPrincipal: ANONYMOUS });
+  const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
-      return createHttpFront({
-        factory,
+      return createModelInputHttpFront(server, {
         logger,
         allowedHosts,
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
         ...(tokens !== undefined && { tokens }),
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
-        legacy: legacy.enabled && {
-          ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
-          ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
-        },
       });
     },
     host,

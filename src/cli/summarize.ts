@@ -3,7 +3,7 @@
  * (default `builtin`: one server-owned call); `--model host` runs the MRTR rounds with the
  * built-in model as the host's model.
  */
-import { runLocalSummarize } from '../host/localSummarize.js';
+import { runLocalSummarize } from '../app/localSummarize.js';
 import { createStderrLogger } from '../logger.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';

@@ -19,8 +19,6 @@
 import {
   inputRequired,
   MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
   type CallToolResult,
   type CreateMessageResult,
   type InputRequiredResult,
@@ -29,12 +27,13 @@ import {
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
-import type { ToolContext } from '../server/tool.js';
+import type { ToolContext } from './tool.js';
 import type { StateCodec } from '../state/index.js';
 import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';
 import { askForInput, openRound, type RoundTarget, type SealedRound } from './inputRounds.js';
 import { readSamplingResult } from './inputResponses.js';
+import { InputResponseError } from './roundErrors.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
 
 export { DEFAULT_MAX_ROUNDS } from './inputRounds.js';
@@ -195,7 +194,7 @@ async function runRounds<Args, State extends FlowState>(
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses.${error.key}: ${error.message}`);
+      throw new InputResponseError(error.key, error.message);
     }
   }
 }

@@ -2,14 +2,10 @@
  * Validation of the client's answers to embedded requests. The values are untrusted; a malformed
  * one is the client's error (-32602), never something to guess at.
  */
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type CreateMessageResult,
-  type ElicitResult,
-  type ListRootsResult,
-} from '@modelcontextprotocol/server';
+import { type CreateMessageResult, type ElicitResult, type ListRootsResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+
+import { InputResponseError } from './roundErrors.js';
 
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 
@@ -30,13 +26,9 @@ const rootsResult = z.looseObject({
 
 function read<T>(key: string, raw: unknown, schema: z.ZodType, what: string): T {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success)
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses.${key} is not a valid ${what}`);
+  if (!parsed.success) throw new InputResponseError(key, `not a valid ${what}`);
   if (Buffer.byteLength(JSON.stringify(raw), 'utf8') > MAX_RESPONSE_BYTES) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `inputResponses.${key} exceeds ${MAX_RESPONSE_BYTES} bytes`,
-    );
+    throw new InputResponseError(key, `exceeds ${MAX_RESPONSE_BYTES} bytes`);
   }
   return parsed.data as T;
 }

@@ -22,9 +22,9 @@ import {
 
 import type { Logger } from '../logger.js';
 import { missingCapability } from '../protocol/capabilities.js';
+import { RequestStateRejectedError } from './roundErrors.js';
 import { digestArguments, StateRejectedError, type StateBinding, type StateCodec } from '../state/index.js';
 
-export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
 export const DEFAULT_MAX_ROUNDS = 6;
 
 /** What is sealed into `requestState` between rounds. */
@@ -89,7 +89,7 @@ export function openRound<State>(
   } catch (error) {
     if (!(error instanceof StateRejectedError)) throw error;
     options.logger.warn(`${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, REJECTED_STATE_MESSAGE);
+    throw new RequestStateRejectedError();
   }
   const responses: Record<string, unknown> = {};
   const missing: string[] = [];

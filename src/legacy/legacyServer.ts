@@ -22,7 +22,6 @@ import {
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
-  type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageRequestParamsBase,
   type CreateMessageRequestParamsWithTools,
@@ -38,7 +37,8 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 
-import { REJECTED_STATE_MESSAGE } from '../flows/inputRounds.js';
+import { InputResponseError, RequestStateRejectedError } from '../flows/roundErrors.js';
+import type { EraRequestView, ToolCallOutcome } from '../server/era.js';
 import { printable } from '../protocol/sanitize.js';
 import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
 
@@ -58,16 +58,11 @@ interface LegacyCall {
   entries: number;
 }
 
-/** How a legacy request looks to a tool (see `toolContextOf`). */
-export interface LegacyToolView {
-  /** Declared at `initialize`; without `sampling` once the client refused a sampling request. */
-  clientCapabilities: ClientCapabilities;
-  inputResponses: Record<string, unknown> | undefined;
-  /** Why the client's model cannot serve this call, if it cannot. */
-  hostUnavailable?: string;
-}
-
-type ToolCallOutcome = CallToolResult | InputRequiredResult;
+/**
+ * How a legacy request looks to a tool (see `toolContextOf`): capabilities declared at `initialize`,
+ * without `sampling` once the client refused a sampling request.
+ */
+export type LegacyToolView = EraRequestView;
 
 // The shim re-enters the handler only after every leg of a round succeeded; a refused leg resolves
 // to this placeholder, which the re-entered handler never sees (the call's `refusal` drops it).
@@ -82,16 +77,16 @@ function toolError(text: string): CallToolResult {
  * inputs were the shim's (the client's sampling answers and our own sealed state), not its params.
  */
 function reentryFailure(tool: string, error: unknown): CallToolResult | undefined {
-  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.InvalidParams) return undefined;
-  if (error.message === REJECTED_STATE_MESSAGE) {
+  if (error instanceof RequestStateRejectedError) {
     return toolError(
       `${tool} stopped: the client's sampling answer came back after this call's state had expired ` +
         '(the server limits each round with --state-ttl). Call the tool again, and answer sooner.',
     );
   }
-  const answer = /^inputResponses\.([^:]*): ([\s\S]*)$/.exec(error.message);
-  const detail = printable(answer?.[2] ?? error.message).slice(0, REFUSAL_DETAIL_CHARS);
-  const key = answer?.[1] === undefined ? '' : ` to the sampling request for '${printable(answer[1])}'`;
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.InvalidParams) return undefined;
+  const answer = error instanceof InputResponseError ? error : undefined;
+  const detail = printable(answer?.reason ?? error.message).slice(0, REFUSAL_DETAIL_CHARS);
+  const key = answer === undefined ? '' : ` to the sampling request for '${printable(answer.key)}'`;
   return toolError(
     `${tool} stopped: the client's model gave an unusable answer${key}: ${detail}. Call the tool again.`,
   );

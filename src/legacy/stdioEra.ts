@@ -16,22 +16,21 @@
  */
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { carriesValidEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
+import { carriesValidEnvelope, hasEnvelopeClaim, type EnvelopeRejection } from '../protocol/envelope.js';
+import type { StdioEraTracker } from '../server/era.js';
 
 export type StdioEra = 'opening' | 'modern' | 'legacy';
 
-/** What the gate does with one inbound message (`refuse`: answer -32602, never deliver). */
-export type InboundVerdict = 'gate' | 'pass' | 'drop' | 'refuse';
-
-export interface StdioEraTracker {
+/** The stdio era tracker, with the era it has settled on (for tests and diagnostics). */
+export interface LegacyStdioEraTracker extends StdioEraTracker {
   readonly era: StdioEra;
-  /** For an inbound message: check its envelope, pass it untouched, or drop it. */
-  inbound(message: unknown): InboundVerdict;
-  /** A gated request passed the envelope check and goes to the SDK. */
-  admitted(method: string): void;
-  /** An outbound message: the answer to the handshake settles the era. */
-  outbound(message: unknown): void;
 }
+
+/** The gate's answer to a malformed `initialize` while the era is open. */
+const MALFORMED_INITIALIZE: EnvelopeRejection = {
+  code: -32602,
+  message: 'Invalid params: initialize needs protocolVersion, capabilities and clientInfo',
+};
 
 interface Fields {
   id?: unknown;
@@ -40,7 +39,7 @@ interface Fields {
   result?: unknown;
 }
 
-export function createStdioEraTracker(): StdioEraTracker {
+export function createStdioEraTracker(): LegacyStdioEraTracker {
   let era: StdioEra = 'opening';
   let handshake: unknown;
   return {
@@ -52,7 +51,7 @@ export function createStdioEraTracker(): StdioEraTracker {
       if (typeof message.method !== 'string' || era === 'legacy') return 'pass';
       const isRequest = typeof message.id === 'string' || typeof message.id === 'number';
       if (isRequest && message.method === 'initialize' && !carriesValidEnvelope(message.params)) {
-        if (era === 'opening' && !isInitializeRequest(raw)) return 'refuse';
+        if (era === 'opening' && !isInitializeRequest(raw)) return { refuse: MALFORMED_INITIALIZE };
         handshake = message.id;
         return 'pass';
       }

@@ -6,18 +6,18 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  type Server,
+  Server,
   type ClientCapabilities,
   type McpServerFactory,
   type ServerCapabilities,
   type ServerContext,
+  type ServerOptions,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { LegacyAwareServer, type LegacyToolView } from '../legacy/legacyServer.js';
-import type { LegacyServerOptions } from '../legacy/options.js';
-import type { AnyToolDefinition, ToolContext } from './tool.js';
+import type { AnyToolDefinition, ToolContext } from '../flows/tool.js';
+import type { EraRequestView, ServerEra } from './era.js';
 
 export const SERVER_NAME = 'mcp-model-input';
 
@@ -37,15 +37,15 @@ export interface ServerFactoryOptions {
   capabilities?: ServerCapabilities;
   /** Registers further handlers (prompts, resources, completion) on each fresh low-level server. */
   extend?: (server: Server, principal: string) => void;
-  /** The legacy (2025-11-25) adapter's per-call sample limit and deprecation hook. */
-  legacy?: LegacyServerOptions;
+  /** An era plug-in (the legacy 2025-11-25 adapter); without one, only 2026-07-28 is served. */
+  era?: ServerEra;
 }
 
 /**
- * The per-request view every handler gets, built from the SDK's context. On a 2025-11-25 request
- * (`legacy`, see LegacyAwareServer) capabilities come from `initialize` instead of `_meta`.
+ * The per-request view every handler gets, built from the SDK's context. When an era plug-in serves
+ * the request (`view`), capabilities and answers come from it instead of `_meta`.
  */
-export function toolContextOf(ctx: ServerContext, principal: string, legacy?: LegacyToolView): ToolContext {
+export function toolContextOf(ctx: ServerContext, principal: string, legacy?: EraRequestView): ToolContext {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
@@ -109,21 +109,19 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
-    const server = new LegacyAwareServer(
-      options.identity,
-      {
-        capabilities: { ...options.capabilities, tools: {} },
-        cacheHints: {
-          'server/discover': hint,
-          'tools/list': hint,
-          'prompts/list': hint,
-          'resources/list': hint,
-          'resources/templates/list': hint,
-          'resources/read': hint,
-        },
+    const serverOptions: ServerOptions = {
+      capabilities: { ...options.capabilities, tools: {} },
+      cacheHints: {
+        'server/discover': hint,
+        'tools/list': hint,
+        'prompts/list': hint,
+        'resources/list': hint,
+        'resources/templates/list': hint,
+        'resources/read': hint,
       },
-      options.legacy,
-    );
+    };
+    const era = options.era;
+    const server = era?.createServer(options.identity, serverOptions) ?? new Server(options.identity, serverOptions);
 
     server.setRequestHandler('tools/list', () => listToolsResult(descriptors));
 
@@ -139,9 +137,8 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
-      return server.serveToolCall(ctx, tool.name, (legacy) =>
-        tool.run(parsed.data, toolContextOf(ctx, principal, legacy)),
-      );
+      const run = (view: EraRequestView | undefined) => tool.run(parsed.data, toolContextOf(ctx, principal, view));
+      return era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run);
     });
 
     options.extend?.(server, principal);

@@ -4,10 +4,10 @@
  * bearer-token principals, a body cap that answers before parsing, and the envelope gate.
  * Then it hands the request to the SDK's `createMcpHandler`.
  *
- * 2025-11-25 clients (an `initialize`, then `Mcp-Session-Id` on everything without a 2026-07-28
- * envelope) go to the legacy adapter's sessionful leg after the same Host/Origin, bearer and body
- * checks, unless `legacy` is false (then `initialize` is refused with -32022 by the SDK). A request
- * whose `MCP-Protocol-Version` header names 2026-07-28 never goes there.
+ * With a sessionful leg plugged in (`sessions`: the legacy adapter's, passed in by app/), 2025-11-25
+ * clients (an `initialize`, then `Mcp-Session-Id` on everything without a 2026-07-28 envelope) go
+ * there after the same Host/Origin, bearer and body checks; without one, `initialize` is refused with
+ * -32022 by the SDK. A request whose `MCP-Protocol-Version` header names 2026-07-28 never goes there.
  */
 import { hostname, networkInterfaces } from 'node:os';
 
@@ -18,10 +18,9 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
-import { createLegacyHttpLeg, type LegacyHttpLeg } from '../legacy/httpSessions.js';
-import type { LegacyHttpOptions } from '../legacy/options.js';
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
+import type { SessionLeg, SessionLegFactory } from '../server/era.js';
 import { readBodyCapped } from './body.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
@@ -39,15 +38,15 @@ export interface HttpFrontOptions {
   /** Bearer token -> principal. When set, every request needs a known token. */
   tokens?: ReadonlyMap<string, string>;
   maxBodyBytes?: number;
-  /** Sessionful serving of 2025-11-25 clients and its bounds (default on); false refuses them. */
-  legacy?: LegacyHttpOptions | false;
+  /** Sessionful serving of clients that open with `initialize` (an era plug-in's); absent: refused. */
+  sessions?: SessionLegFactory;
 }
 
 export interface HttpFront {
   fetch(request: Request): Promise<Response>;
   close(): Promise<void>;
-  /** The legacy adapter's sessions, when it is on: how many are open, and an idle sweep now. */
-  readonly legacySessions?: { readonly count: number; sweep(): Promise<number> };
+  /** The sessionful leg, when one is plugged in: how many sessions are open, and an idle sweep now. */
+  readonly sessions?: { readonly count: number; sweep(): Promise<number> };
 }
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown = null, data?: unknown): Response {
@@ -79,10 +78,11 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
   const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
-  const legacy: LegacyHttpLeg | undefined =
-    options.legacy === false
-      ? undefined
-      : createLegacyHttpLeg({ ...options.legacy, factory: options.factory, logger: options.logger, maxBodyBytes });
+  const legacy: SessionLeg | undefined = options.sessions?.({
+    factory: options.factory,
+    logger: options.logger,
+    maxBodyBytes,
+  });
   const sdk = createMcpHandler(options.factory, {
     // 2025-11-25 traffic never reaches it: the legacy leg serves it, or the SDK refuses it.
     legacy: 'reject',
@@ -175,7 +175,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       await sdk.close();
     },
     ...(legacy !== undefined && {
-      legacySessions: {
+      sessions: {
         get count() {
           return legacy.sessions;
         },

@@ -2,24 +2,19 @@
  * The stdio front: newline-delimited JSON-RPC on stdin/stdout through the SDK's `serveStdio`,
  * with our envelope gate in front of every request. Nothing else is written to stdout.
  *
- * A client that opens with `initialize` (2025-11-25) gets the SDK's legacy session on the same
- * connection, unless `legacy` is false; the gate then stands aside (legacy/stdioEra.ts).
+ * With an era plug-in (`era`, the legacy adapter passed in by app/), a client that opens with
+ * `initialize` (2025-11-25) gets the SDK's legacy session on the same connection and the gate stands
+ * aside; without one, `initialize` is refused (-32022).
  */
 import type { Readable, Writable } from 'node:stream';
 
 import type { JSONRPCMessage, McpServerFactory, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
-import { createStdioEraTracker, type StdioEraTracker } from '../legacy/stdioEra.js';
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, type EnvelopeRejection } from '../protocol/envelope.js';
+import type { StdioEraTracker } from '../server/era.js';
 import { createStdioLineGate } from './stdioLineGate.js';
-
-/** The gate's answer to a malformed `initialize` while the era is open (legacy/stdioEra.ts). */
-const MALFORMED_INITIALIZE: EnvelopeRejection = {
-  code: -32602,
-  message: 'Invalid params: initialize needs protocolVersion, capabilities and clientInfo',
-};
 
 /**
  * Decorates a transport: requests that fail the envelope gate are answered here, never delivered.
@@ -40,8 +35,8 @@ export class EnvelopeGatedTransport implements Transport {
       const verdict = this.eras?.inbound(message) ?? 'gate';
       if (verdict === 'drop') return;
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
-      if (verdict === 'refuse') {
-        this.#answer(request.id, MALFORMED_INITIALIZE);
+      if (typeof verdict === 'object') {
+        this.#answer(request.id, verdict.refuse);
         return;
       }
       const isRequest =
@@ -95,20 +90,16 @@ export interface StdioFrontOptions {
   logger: Logger;
   input?: Readable;
   output?: Writable;
-  /** Serve 2025-11-25 clients that open with `initialize` (default true); false refuses them (-32022). */
-  legacy?: boolean;
+  /** An era plug-in's connection tracker (the legacy adapter); without it `initialize` is refused (-32022). */
+  era?: () => StdioEraTracker;
 }
 
 export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
   const output = options.output ?? process.stdout;
   const lines = createStdioLineGate(options.input ?? process.stdin, output);
-  const legacy = options.legacy ?? true;
-  const transport = new EnvelopeGatedTransport(
-    new StdioServerTransport(lines, output),
-    legacy ? createStdioEraTracker() : undefined,
-  );
+  const transport = new EnvelopeGatedTransport(new StdioServerTransport(lines, output), options.era?.());
   return serveStdio(options.factory, {
-    legacy: legacy ? 'serve' : 'reject',
+    legacy: options.era === undefined ? 'reject' : 'serve',
     transport,
     onerror: (error) => options.logger.warn(`stdio: ${error.message}`),
   });

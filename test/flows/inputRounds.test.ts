@@ -7,10 +7,10 @@ import {
   askForInput,
   askWithoutState,
   openRound,
-  REJECTED_STATE_MESSAGE,
   type RoundRequest,
   type SealedRound,
 } from '../../src/flows/inputRounds.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { silentLogger } from '../../src/logger.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
 

@@ -9,10 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeRepoOutput } from '../../src/flows/summarizeRepo/schema.js';
 import { parseModelSpec, type ModelSpecOptions } from '../../src/models/sources.js';
 import { MAX_ANSWER_BYTES } from '../../src/models/untrusted.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { createHttpFront } from '../../src/transports/http.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
 import { capturingLogger } from '../helpers/servers.js';
@@ -56,7 +55,7 @@ function serve(spec: string, options: ModelSpecOptions = {}) {
     ...options,
     retry: retry.policy,
   });
-  const factory = createModelInputServerFactory({
+  const server = createModelInputServer({
     root: repo.root,
     models,
     keyRing: createEphemeralKeyRing(),
@@ -64,7 +63,7 @@ function serve(spec: string, options: ModelSpecOptions = {}) {
     defaultPrincipal: ANONYMOUS,
   });
   const channel: RawChannel = httpChannel(
-    createHttpFront({ factory, logger, allowedHosts: ['localhost'], allowedOrigins: ['http://localhost'] }),
+    createModelInputHttpFront(server, { logger, allowedHosts: ['localhost'], allowedOrigins: ['http://localhost'] }),
   );
   return { channel, logger, delays: retry.delays };
 }

@@ -1,9 +1,9 @@
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
-import { createHttpFront, type HttpFront } from '../../src/transports/http.js';
+import type { HttpFront } from '../../src/transports/http.js';
 import { httpChannel, stdioChannel, type RawChannel } from './rawChannel.js';
 
 export interface TestFrontOptions {
@@ -19,7 +19,7 @@ export interface TestFrontOptions {
 
 /** Our HTTP front, in-process, answering to Host `localhost`. */
 export function createTestFront(options: TestFrontOptions): HttpFront {
-  const factory = createModelInputServerFactory({
+  const server = createModelInputServer({
     root: options.root,
     models: parseModelSpec(options.model ?? 'host'),
     keyRing: options.keyRing ?? createEphemeralKeyRing(),
@@ -28,8 +28,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
   });
-  return createHttpFront({
-    factory,
+  return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,
     allowedHosts: ['localhost'],
     allowedOrigins: ['http://localhost'],

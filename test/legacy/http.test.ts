@@ -11,12 +11,12 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SAMPLING_DEPRECATION_WARNING } from '../../src/legacy/deprecation.js';
-import type { LegacyHttpOptions } from '../../src/legacy/options.js';
+import type { LegacyOptions } from '../../src/app/modelInputServer.js';
 import { createBuiltinModel } from '../../src/models/builtin.js';
 import { parseModelSpec } from '../../src/models/sources.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { createHttpFront, type HttpFront } from '../../src/transports/http.js';
+import type { HttpFront } from '../../src/transports/http.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
@@ -36,27 +36,32 @@ interface FrontSetup {
   model?: string;
   maxSamplesPerCall?: number;
   stateTtlSeconds?: number;
-  legacy?: LegacyHttpOptions | false;
+  legacy?: LegacyOptions | false;
   tokens?: Map<string, string>;
 }
 
 function legacyFront(setup: FrontSetup = {}) {
   const logger = capturingLogger();
-  const factory = createModelInputServerFactory({
+  const legacy =
+    setup.legacy === false
+      ? false
+      : {
+          ...setup.legacy,
+          ...(setup.maxSamplesPerCall !== undefined && { maxSamplesPerCall: setup.maxSamplesPerCall }),
+        };
+  const server = createModelInputServer({
     root: repo.root,
     models: parseModelSpec(setup.model ?? 'host'),
     keyRing: createEphemeralKeyRing(),
     logger,
     defaultPrincipal: 'anonymous',
-    ...(setup.maxSamplesPerCall !== undefined && { maxSamplesPerCall: setup.maxSamplesPerCall }),
+    legacy,
     ...(setup.stateTtlSeconds !== undefined && { stateTtlSeconds: setup.stateTtlSeconds }),
   });
-  const front = createHttpFront({
-    factory,
+  const front = createModelInputHttpFront(server, {
     logger,
     allowedHosts: ['localhost'],
     allowedOrigins: ['http://localhost'],
-    ...(setup.legacy !== undefined && { legacy: setup.legacy }),
     ...(setup.tokens !== undefined && { tokens: setup.tokens }),
   });
   return { front, logger };
@@ -128,7 +133,7 @@ describe('a 2025-11-25 client over HTTP', () => {
     const { front, logger } = legacyFront();
     const peer = await connectPeer(front);
     expect(peer.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(front.legacySessions?.count).toBe(1);
+    expect(front.sessions?.count).toBe(1);
 
     const result = await peer.client.callTool({ name: 'summarize_repo', arguments: {} });
     expect(result.isError).toBeFalsy();
@@ -139,19 +144,19 @@ describe('a 2025-11-25 client over HTTP', () => {
 
     // A second session in the same process: one deprecation warning in all.
     const second = await connectPeer(front);
-    expect(front.legacySessions?.count).toBe(2);
+    expect(front.sessions?.count).toBe(2);
     expect(logger.lines.filter((line) => line.includes(SAMPLING_DEPRECATION_WARNING))).toHaveLength(1);
 
     const ended = peer.transport.sessionId as string;
     await peer.transport.terminateSession();
-    expect(front.legacySessions?.count).toBe(1);
+    expect(front.sessions?.count).toBe(1);
     const gone = await front.fetch(legacyRequest(list(9), ended));
     expect(gone.status).toBe(404);
     expect((await messageOf(gone))?.['error']).toMatchObject({ code: -32001, message: 'Session not found' });
     await peer.client.close();
     await second.client.close();
     await front.close();
-    expect(front.legacySessions?.count).toBe(0);
+    expect(front.sessions?.count).toBe(0);
   });
 
   it('a rejected sampling request is an isError result; so is a call past the sample limit', async () => {
@@ -257,7 +262,7 @@ describe('a 2025-11-25 client over HTTP', () => {
     const mismatched = await front.fetch(mcpRequest(URL_, initialize(3)));
     expect(mismatched.headers.get('mcp-session-id')).toBeNull();
     expect((await messageOf(mismatched))?.['error']?.code).toBe(-32020);
-    expect(front.legacySessions?.count).toBe(1);
+    expect(front.sessions?.count).toBe(1);
     await front.close();
   });
 
@@ -266,7 +271,7 @@ describe('a 2025-11-25 client over HTTP', () => {
     const response = await openSession(front);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     expect((await messageOf(response))?.['error']?.code).toBe(-32022);
-    expect(front.legacySessions).toBeUndefined();
+    expect(front.sessions).toBeUndefined();
     await front.close();
   });
 });
@@ -289,11 +294,11 @@ describe('legacy HTTP sessions are bounded', () => {
     expect((await front.fetch(legacyRequest(undefined, ids[0], 'GET'))).status).toBe(405);
     expect((await front.fetch(legacyRequest(undefined, 'no-such-session', 'DELETE'))).status).toBe(404);
     expect((await front.fetch(legacyRequest(undefined, ids[0], 'DELETE'))).status).toBe(200);
-    expect(front.legacySessions?.count).toBe(1);
+    expect(front.sessions?.count).toBe(1);
     const reopened = await openSession(front);
     expect(reopened.status).toBe(200);
     await reopened.text();
-    expect(front.legacySessions?.count).toBe(2);
+    expect(front.sessions?.count).toBe(2);
     await front.close();
   });
 
@@ -307,11 +312,11 @@ describe('legacy HTTP sessions are bounded', () => {
       expect(response.status).toBe(200); // room is made by reclaiming idle sessions, never by refusing
       abandoned.push(response.headers.get('mcp-session-id') as string);
       await response.text();
-      expect(front.legacySessions?.count).toBeLessThanOrEqual(3);
+      expect(front.sessions?.count).toBeLessThanOrEqual(3);
     }
     clock.now += 60_000;
-    expect(await front.legacySessions?.sweep()).toBe(3);
-    expect(front.legacySessions?.count).toBe(0);
+    expect(await front.sessions?.sweep()).toBe(3);
+    expect(front.sessions?.count).toBe(0);
     for (const id of abandoned.slice(-3)) {
       expect((await front.fetch(legacyRequest(list(2), id))).status).toBe(404);
     }
@@ -341,7 +346,7 @@ describe('legacy HTTP sessions are bounded', () => {
     const call = peer.client.callTool({ name: 'summarize_repo', arguments: {} });
     await askedOnce;
     clock.now += 3_600_000;
-    expect(await front.legacySessions?.sweep()).toBe(0);
+    expect(await front.sessions?.sweep()).toBe(0);
     answer();
     const result = await call;
     expect(texts(result)).toEqual([HOST_SUMMARY]);
@@ -350,7 +355,7 @@ describe('legacy HTTP sessions are bounded', () => {
     for (let turn = 0; turn < 100 && swept === 0; turn++) {
       await new Promise((resolve) => setImmediate(resolve));
       clock.now += 3_600_000;
-      swept = (await front.legacySessions?.sweep()) ?? 0;
+      swept = (await front.sessions?.sweep()) ?? 0;
     }
     expect(swept).toBe(1);
     await peer.client.close();

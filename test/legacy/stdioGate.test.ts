@@ -147,7 +147,7 @@ describe('the era tracker', () => {
   it('refuses a malformed initialize only while the era is open', () => {
     const malformed = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
     const opening = createStdioEraTracker();
-    expect(opening.inbound(malformed)).toBe('refuse');
+    expect(opening.inbound(malformed)).toEqual({ refuse: expect.objectContaining({ code: -32602 }) });
     expect(opening.era).toBe('opening');
     const modern = createStdioEraTracker();
     modern.admitted('tools/list');

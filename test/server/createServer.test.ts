@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { describeTools, listToolsResult } from '../../src/server/createServer.js';
-import { defineTool } from '../../src/server/tool.js';
+import { defineTool } from '../../src/flows/tool.js';
 
 const tool = (name: string) =>
   defineTool({

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
-import { createModelInputServerFactory } from '../../src/server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../../src/transports/http.js';
+import { defaultAllowedHosts, defaultAllowedOrigins } from '../../src/transports/http.js';
 import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
@@ -121,7 +121,7 @@ describe('HTTP front', () => {
 describe('HTTP front on a real socket', () => {
   let server: ListeningServer;
   beforeAll(async () => {
-    const factory = createModelInputServerFactory({
+    const modelInput = createModelInputServer({
       root: repo.root,
       models: parseModelSpec('host'),
       keyRing: createEphemeralKeyRing(),
@@ -131,8 +131,7 @@ describe('HTTP front on a real socket', () => {
     server = await listenHttp(
       (port) => {
         const hosts = defaultAllowedHosts('127.0.0.1', port);
-        return createHttpFront({
-          factory,
+        return createModelInputHttpFront(modelInput, {
           logger: silentLogger,
           allowedHosts: hosts,
           allowedOrigins: defaultAllowedOrigins(hosts),

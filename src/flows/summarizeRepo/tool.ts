@@ -9,7 +9,7 @@ import {
   type RepositoryOptions,
   type SurveyCache,
 } from '../../repo/index.js';
-import { defineTool, type AnyToolDefinition } from '../../server/tool.js';
+import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { StateCodec } from '../../state/index.js';
 import { runFlow, type SealedFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';

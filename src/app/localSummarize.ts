@@ -14,12 +14,11 @@ import { createBuiltinModel } from '../models/builtin.js';
 import type { CompletionModel } from '../models/modelSource.js';
 import { parseModelSpec, type ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
-import { createModelInputServerFactory } from '../server/modelInputServer.js';
+import { createModelInputHttpFront, createModelInputServer } from './modelInputServer.js';
 import { localPrincipal } from '../server/principals.js';
 import { createEphemeralKeyRing } from '../state/index.js';
-import { createHttpFront } from '../transports/http.js';
-import { createHostClient, httpClientTransport } from './client.js';
-import { createTracingFetch, type TraceSink } from './trace.js';
+import { createHostClient, httpClientTransport } from '../host/client.js';
+import { createTracingFetch, type TraceSink } from '../host/trace.js';
 
 const IN_PROCESS_URL = 'http://localhost/mcp';
 
@@ -40,18 +39,19 @@ export interface LocalSummarizeOptions {
 
 export async function runLocalSummarize(options: LocalSummarizeOptions): Promise<CallToolResult> {
   const model = options.model ?? createBuiltinModel();
-  const factory = createModelInputServerFactory({
+  const server = createModelInputServer({
     root: options.root,
     models: options.models ?? parseModelSpec('builtin'),
     // One process serves every round here, so a per-process key is exactly right.
     keyRing: createEphemeralKeyRing(),
     logger: options.logger,
     defaultPrincipal: localPrincipal(),
+    // The in-process client is pinned to 2026-07-28: no 2025-11-25 client ever reaches this server.
+    legacy: false,
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
-  const front = createHttpFront({
-    factory,
+  const front = createModelInputHttpFront(server, {
     logger: options.logger,
     allowedHosts: ['localhost'],
     allowedOrigins: [],

@@ -1,0 +1,97 @@
+/**
+ * The product's server, assembled: `summarize_repo` on the project's flow engine, with its model
+ * plan, sealed request state and identity, the legacy era plugged in (unless turned off), and the
+ * two fronts built around it. `serve` and the in-process main job both start here.
+ */
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+
+import type { SealedFlow } from '../flows/engine.js';
+import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
+import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
+import { createLegacyEra, type LegacyHttpOptions, type LegacyServerOptions } from '../legacy/index.js';
+import type { Logger } from '../logger.js';
+import type { ModelPlan } from '../models/sources.js';
+import type { RepositoryOptions } from '../repo/index.js';
+import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
+import type { ProtocolEra } from '../server/era.js';
+import { principalFromAuthInfo } from '../server/principals.js';
+import { createStateCodec, type KeyRing } from '../state/index.js';
+import { createHttpFront, type HttpFront, type HttpFrontOptions } from '../transports/http.js';
+import { serveStdioFront, type StdioFrontOptions } from '../transports/stdio.js';
+import { VERSION } from '../version.js';
+
+/** The legacy (2025-11-25) adapter's bounds: live samples per call, HTTP sessions. */
+export type LegacyOptions = LegacyServerOptions & LegacyHttpOptions;
+
+export interface ModelInputServerOptions {
+  /** The only tree the tool may read. */
+  root: string;
+  models: ModelPlan;
+  keyRing: KeyRing;
+  logger: Logger;
+  /** Principal for requests without auth info (stdio: the OS user; HTTP without tokens: anonymous). */
+  defaultPrincipal: string;
+  stateTtlSeconds?: number;
+  maxRounds?: number;
+  /** Repository reader options (listing mode, git timeout, progress callback…). */
+  repository?: RepositoryOptions;
+  /** `summarize_repo` size limits: pick prompt bytes, summary read budgets, final text tokens. */
+  budgets?: Partial<SummarizeBudgets>;
+  /** Serving of 2025-11-25 clients (default on, with its defaults); false serves 2026-07-28 only. */
+  legacy?: LegacyOptions | false;
+}
+
+/** A server factory, and the era plug-in each front takes its part of. */
+export interface ModelInputServer {
+  readonly factory: McpServerFactory;
+  readonly era: ProtocolEra | undefined;
+}
+
+export function createModelInputServer(options: ModelInputServerOptions): ModelInputServer {
+  const era = options.legacy === false ? undefined : createLegacyEra({ logger: options.logger, ...options.legacy });
+  const codec = createStateCodec<SealedFlow<unknown>>({
+    keyRing: options.keyRing,
+    ...(options.stateTtlSeconds !== undefined && { ttlSeconds: options.stateTtlSeconds }),
+  });
+  const summarizeRepo = createSummarizeRepoTool({
+    root: options.root,
+    codec,
+    models: options.models,
+    logger: options.logger,
+    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.budgets !== undefined && { budgets: options.budgets }),
+  });
+  const factory = createServerFactory({
+    identity: { name: SERVER_NAME, version: VERSION },
+    tools: [summarizeRepo],
+    resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    ...(era !== undefined && { era: era.server }),
+  });
+  return { factory, era };
+}
+
+/** The HTTP front around the server, with the era's sessionful leg when there is one. */
+export function createModelInputHttpFront(
+  server: ModelInputServer,
+  options: Omit<HttpFrontOptions, 'factory' | 'sessions'>,
+): HttpFront {
+  return createHttpFront({
+    ...options,
+    factory: server.factory,
+    ...(server.era !== undefined && { sessions: server.era.http }),
+  });
+}
+
+/** The stdio front around the server, with the era's connection tracker when there is one. */
+export function serveModelInputStdio(
+  server: ModelInputServer,
+  options: Omit<StdioFrontOptions, 'factory' | 'era'>,
+): StdioServerHandle {
+  return serveStdioFront({
+    ...options,
+    factory: server.factory,
+    ...(server.era !== undefined && { era: server.era.stdio }),
+  });
+}
