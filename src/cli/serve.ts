@@ -5,7 +5,6 @@ import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing } from '../state/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
-import { listenHttp } from '../transports/nodeHttp.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
@@ -164,6 +163,8 @@ export async function runServe(argv: readonly string[]): Promise<number> {
 
   const { host, port } = address;
   const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
+  // The Node HTTP adapter loads only when serving HTTP: stdio start-up never pays for it.
+  const { listenHttp } = await import('../transports/nodeHttp.js');
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
