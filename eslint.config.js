@@ -19,6 +19,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     files: ['src/cli/**', 'bench/**', 'examples/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },

@@ -8,8 +8,7 @@
  */
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 
-import { createHostClient, httpClientTransport } from '../src/host/client.js';
-import { createBuiltinModel } from '../src/models/builtin.js';
+import { clientTransport, createBuiltinModel, createHostClient } from '../src/host/index.js';
 
 type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; default?: unknown };
 
@@ -48,7 +47,7 @@ async function main(): Promise<void> {
     model: createBuiltinModel(),
     elicit: acceptWithSchemaValues,
   });
-  await client.connect(httpClientTransport(url));
+  await client.connect(clientTransport({ kind: 'http', url }));
   const { tools } = await client.listTools();
   for (const tool of tools) {
     // One tool's protocol violation (e.g. a result without resultType, which the SDK refuses from a

@@ -9,14 +9,19 @@ import { parseArgs } from 'node:util';
 
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
-import type { SealedRound } from '../src/flows/inputRounds.js';
-import { createLegacyEra } from '../src/legacy/index.js';
-import { createStderrLogger } from '../src/logger.js';
-import { createServerFactory, type ServerFactoryOptions } from '../src/server/createServer.js';
-import { principalFromAuthInfo } from '../src/server/principals.js';
-import { createEphemeralKeyRing, createStateCodec } from '../src/state/index.js';
-import { createHttpFront, defaultAllowedHosts, defaultAllowedOrigins } from '../src/transports/http.js';
-import { listenHttp } from '../src/transports/nodeHttp.js';
+import {
+  createEphemeralKeyRing,
+  createHttpFront,
+  createLegacyEra,
+  createServerFactory,
+  createStateCodec,
+  createStderrLogger,
+  defaultAllowedHosts,
+  defaultAllowedOrigins,
+  listenHttp,
+  principalFromAuthInfo,
+} from '../src/entries/server.js';
+import type { SealedRound, ServerFactoryOptions } from '../src/entries/server.js';
 import { contentTools } from './conformance/contentTools.js';
 import { inputTools } from './conformance/inputTools.js';
 import { legacyTools } from './conformance/legacyTools.js';

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import * as library from '../src/index.js';
+import * as library from '../src/entries/server.js';
 import { httpChannel, meta } from './helpers/rawChannel.js';
 
-describe('public surface', () => {
+describe('public surface: mcp-model-input/server', () => {
   it('exports named values only, including the pieces a tool author needs', () => {
     for (const name of [
       'createServerFactory',
@@ -21,7 +21,8 @@ describe('public surface', () => {
       'parseModelSpec',
       'createBuiltinModel',
       'openRepository',
-      'runLocalSummarize',
+      'createModelInputServer',
+      'createLegacyEra',
     ]) {
       expect(typeof (library as Record<string, unknown>)[name]).toBe('function');
     }

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { z } from 'zod';
 
-import { defineTool, type AnyToolDefinition } from '../../src/flows/tool.js';
+import { defineTool } from '../../src/entries/server.js';
+import type { AnyToolDefinition } from '../../src/entries/server.js';
 import { redPixelPng, silenceWav } from './media.js';
 
 const noArgs = z.object({});

@@ -6,16 +6,17 @@
 import { inputRequired, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { answerText } from '../../src/flows/flow.js';
 import {
+  answerText,
   askForInput,
   askWithoutState,
+  defineTool,
   openRound,
-  type RoundOptions,
-  type RoundRequest,
-} from '../../src/flows/inputRounds.js';
-import { readElicitResult, readRootsResult, readSamplingResult } from '../../src/flows/inputResponses.js';
-import { defineTool, type AnyToolDefinition } from '../../src/flows/tool.js';
+  readElicitResult,
+  readRootsResult,
+  readSamplingResult,
+} from '../../src/entries/server.js';
+import type { AnyToolDefinition, RoundOptions, RoundRequest } from '../../src/entries/server.js';
 
 const noArgs = z.object({});
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });

@@ -13,10 +13,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { answerText } from '../../src/flows/flow.js';
-import { askForInput, openRound, type RoundOptions } from '../../src/flows/inputRounds.js';
-import { readElicitResult, readSamplingResult } from '../../src/flows/inputResponses.js';
-import { defineTool, type AnyToolDefinition, type ToolContext } from '../../src/flows/tool.js';
+import {
+  answerText,
+  askForInput,
+  defineTool,
+  openRound,
+  readElicitResult,
+  readSamplingResult,
+} from '../../src/entries/server.js';
+import type { AnyToolDefinition, RoundOptions, ToolContext } from '../../src/entries/server.js';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 

@@ -11,9 +11,8 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 
-import { askForInput, openRound, type RoundOptions } from '../../src/flows/inputRounds.js';
-import { readElicitResult } from '../../src/flows/inputResponses.js';
-import { toolContextOf } from '../../src/server/createServer.js';
+import { askForInput, openRound, readElicitResult, toolContextOf } from '../../src/entries/server.js';
+import type { RoundOptions } from '../../src/entries/server.js';
 import { redPixelPng } from './media.js';
 
 const PNG = redPixelPng();

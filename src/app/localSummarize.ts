@@ -10,15 +10,16 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 
 import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
 import type { Logger } from '../logger.js';
-import { createBuiltinModel } from '../models/builtin.js';
+import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../models/modelSource.js';
 import { parseModelSpec, type ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
 import { createModelInputHttpFront, createModelInputServer } from './modelInputServer.js';
 import { localPrincipal } from '../server/principals.js';
 import { createEphemeralKeyRing } from '../state/index.js';
-import { createHostClient, httpClientTransport } from '../host/client.js';
-import { createTracingFetch, type TraceSink } from '../host/trace.js';
+import { createHostClient } from '../host/client.js';
+import { clientTransport } from '../host/target.js';
+import type { TraceSink } from '../host/trace.js';
 
 const IN_PROCESS_URL = 'http://localhost/mcp';
 
@@ -58,9 +59,9 @@ export async function runLocalSummarize(options: LocalSummarizeOptions): Promise
   });
   const inProcessFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
     front.fetch(new Request(url, init));
-  const transport = httpClientTransport(
-    IN_PROCESS_URL,
-    options.trace === undefined ? inProcessFetch : createTracingFetch(inProcessFetch, options.trace),
+  const transport = clientTransport(
+    { kind: 'http', url: IN_PROCESS_URL, fetch: inProcessFetch },
+    options.trace === undefined ? {} : { trace: options.trace },
   );
   const client = createHostClient({ name: 'mcp-model-input-summarize', model });
   try {

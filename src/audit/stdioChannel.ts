@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 import type { Exchange, JsonRpcMessage, ProbeChannel, StrayMessage } from './channel.js';
-import { splitCommand } from './splitCommand.js';
+import { splitCommand } from '../host/target.js';
 
 export interface StdioChannelOptions {
   command: string;

@@ -1,5 +1,5 @@
 /** `--stdio "COMMAND" | --url URL` for the host commands (`call`, `discover`). */
-import { splitCommand } from '../audit/splitCommand.js';
+import { splitCommand } from '../host/target.js';
 import { ModelInputError } from '../errors.js';
 import type { HostTarget } from '../host/createHost.js';
 

@@ -25,7 +25,8 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
-import type { ModelPlan } from '../models/sources.js';
+import type { CompletionModel } from '../models/modelSource.js';
+import type { ModelPlan, ModelSource } from '../models/sources.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type UsageMeter, type UsageTotals } from '../models/usage.js';
 import type { ToolContext } from './tool.js';
 import type { StateCodec } from '../state/index.js';
@@ -68,6 +69,12 @@ function withUsage(result: CallToolResult, field: string | undefined, meter: Usa
   return { ...result, structuredContent: { ...result.structuredContent, [field]: meter.totals() } };
 }
 
+/** The model a server-side source runs: a provider, or the flow's own heuristic for `builtin`. */
+function serverModel(source: ModelSource, flow: FlowDefinition<unknown, FlowState>): CompletionModel | undefined {
+  if (source.kind === 'server') return source.model;
+  return source.kind === 'builtin' ? flow.builtin : undefined;
+}
+
 export async function runFlow<Args, State extends FlowState>(
   flow: FlowDefinition<Args, State>,
   args: Args,
@@ -76,7 +83,12 @@ export async function runFlow<Args, State extends FlowState>(
 ): Promise<CallToolResult | InputRequiredResult> {
   // Decided before any repository work or state minting.
   for (const key of flow.keys) {
-    if (options.models.sourceFor(key, ctx.clientCapabilities) !== undefined) continue;
+    const source = options.models.sourceFor(key, ctx.clientCapabilities);
+    if (source?.kind === 'builtin' && flow.builtin === undefined) {
+      options.logger.warn(`${flow.tool}: the model plan names 'builtin', and this tool has no built-in heuristic`);
+      return toolError(`${flow.tool} has no built-in model. Ask the server operator to configure a model provider.`);
+    }
+    if (source !== undefined) continue;
     // A legacy client cannot declare per request: its refusal is a tool result, not -32021.
     if (ctx.hostUnavailable !== undefined) {
       return toolError(
@@ -92,18 +104,28 @@ export async function runFlow<Args, State extends FlowState>(
   const result = await runRounds(flow, args, ctx, options);
   return ctx.hostUnavailable === undefined
     ? result
-    : withFallbackNote(result, fallbackModels(flow.keys, ctx, options.models), ctx.hostUnavailable);
+    : withFallbackNote(
+        result,
+        fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models),
+        ctx.hostUnavailable,
+      );
 }
 
 /**
  * The server-owned models that answered in place of the host's because `ctx.hostUnavailable`
  * (legacy only): the result says so.
  */
-function fallbackModels(keys: readonly string[], ctx: ToolContext, models: ModelPlan): string[] {
+function fallbackModels(
+  flow: FlowDefinition<unknown, FlowState>,
+  keys: readonly string[],
+  ctx: ToolContext,
+  models: ModelPlan,
+): string[] {
   const withSampling = { ...ctx.clientCapabilities, sampling: {} };
   const names = keys.flatMap((key) => {
     const used = models.sourceFor(key, ctx.clientCapabilities);
-    return models.sourceFor(key, withSampling)?.kind === 'host' && used?.kind === 'server' ? [used.model.name] : [];
+    const model = used === undefined ? undefined : serverModel(used, flow);
+    return models.sourceFor(key, withSampling)?.kind === 'host' && model !== undefined ? [model.name] : [];
   });
   return [...new Set(names)];
 }
@@ -169,7 +191,7 @@ async function runRounds<Args, State extends FlowState>(
         outcome = await runServerModelStep({
           tool: flow.tool,
           step,
-          model: source.model,
+          model: serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel, // checked in runFlow
           args,
           state,
           params: prepared.params,

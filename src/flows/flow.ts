@@ -6,6 +6,7 @@
  */
 import type { CallToolResult, CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
+import type { CompletionModel } from '../models/modelSource.js';
 import type { FlowAnswerError } from './flowAnswerError.js';
 
 export interface FlowState {
@@ -61,6 +62,8 @@ export interface FlowDefinition<Args, State extends FlowState> {
    * `outputTokens`, `models`) into this field of every successful result's `structuredContent`.
    */
   usageField?: string;
+  /** The flow's own deterministic heuristic: what a `builtin` model source runs (see models/sources.ts). */
+  builtin?: CompletionModel;
 }
 
 /** The text of a sampling result (a single block or an array; text blocks only). */

@@ -4,14 +4,12 @@
  * `sampling/createMessage`, an optional elicitation answerer, optional roots. The SDK drives the
  * MRTR retries (fresh ids, state echoed byte for byte); this module decides what is declared.
  */
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 
 import type { CompletionModel } from '../models/modelSource.js';
 import { VERSION } from '../version.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
-
-type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface HostClientOptions {
   name?: string;
@@ -52,8 +50,4 @@ export function createHostClient(options: HostClientOptions): Client {
   if (elicit !== undefined) client.setRequestHandler('elicitation/create', (request) => elicit(request.params));
   if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots }));
   return client;
-}
-
-export function httpClientTransport(url: string | URL, fetch?: Fetch): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(url), fetch === undefined ? {} : { fetch });
 }

@@ -19,14 +19,12 @@ import {
   type ClientCapabilities,
   type Root,
   type Tool,
-  type Transport,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { ModelInputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { silentAuditLog, type AuditLog } from './auditLog.js';
-import { hostCapabilities, httpClientTransport } from './client.js';
+import { hostCapabilities } from './client.js';
 import type { TerminalElicitor } from './elicitTerminal.js';
 import { auditRefusedRound, fulfilRound, rawInputRequests, type RoundPolicies } from './fulfilRound.js';
 import { HostError, isHostError } from './hostError.js';
@@ -35,22 +33,16 @@ import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './po
 import { DEFAULT_REQUEST_LIMITS, resolveLimits, type RequestLimits } from './policies/limits.js';
 import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
-import { createCappedFetch } from './cappedFetch.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from '../protocol/sanitize.js';
-import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
-import type { Approver, CallPosition, ServerIdentity } from './types.js';
+import { clientTransport, targetKey, type HostTarget } from './target.js';
+import type { TraceSink } from './trace.js';
+import type { Approver, CallPosition, ConnectedServer } from './types.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
 
 export const DEFAULT_HOST_MAX_ROUNDS = 5;
 
-type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
-
-export type HostTarget =
-  | { kind: 'stdio'; command: string; args?: string[]; cwd?: string; env?: Record<string, string> }
-  | { kind: 'http'; url: string; fetch?: Fetch; bearerToken?: string }
-  /** Any SDK transport; `key` identifies the server for remembering and rate limits. */
-  | { kind: 'transport'; transport: Transport; key: string };
+export { targetKey, type HostTarget } from './target.js';
 
 export interface HostOptions {
   /** The client name the server sees. */
@@ -99,7 +91,7 @@ export interface HostCallResult {
 }
 
 export interface Discovery {
-  server: ServerIdentity;
+  server: ConnectedServer;
   era: 'modern' | 'legacy';
   protocolVersion?: string;
   capabilities: Record<string, unknown>;
@@ -108,7 +100,7 @@ export interface Discovery {
 }
 
 export interface HostConnection {
-  readonly server: ServerIdentity;
+  readonly server: ConnectedServer;
   readonly era: 'modern' | 'legacy';
   discover(): Promise<Discovery>;
   listTools(): Promise<Tool[]>;
@@ -127,48 +119,6 @@ const DENY_ALL: Approver = {
 };
 
 /** A word as a POSIX shell would need it: as is when plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/**
- * The server's identity for remembered approvals, rules and rate limits: the URL, or `stdio:` and
- * the command line quoted so that different argv never share a key (`node 'a b'` is not `node a b`).
- */
-export function targetKey(target: HostTarget): string {
-  if (target.kind === 'http') return target.url;
-  if (target.kind === 'stdio') return `stdio:${[target.command, ...(target.args ?? [])].map(shellWord).join(' ')}`;
-  return target.key;
-}
-
-function transportFor(target: HostTarget, trace: TraceSink | undefined, maxResponseBodyBytes?: number): Transport {
-  if (target.kind === 'transport') {
-    return trace === undefined ? target.transport : createTracingTransport(target.transport, trace);
-  }
-  if (target.kind === 'stdio') {
-    const transport = new StdioClientTransport({
-      command: target.command,
-      args: target.args ?? [],
-      stderr: 'inherit',
-      ...(target.cwd !== undefined && { cwd: target.cwd }),
-      ...(target.env !== undefined && { env: target.env }),
-    });
-    return trace === undefined ? transport : createTracingTransport(transport, trace);
-  }
-  const untraced = createCappedFetch(target.fetch ?? fetch, maxResponseBodyBytes);
-  const base = trace === undefined ? untraced : createTracingFetch(untraced, trace);
-  const token = target.bearerToken;
-  const withAuth: Fetch =
-    token === undefined
-      ? base
-      : (url, init) => {
-          const headers = new Headers(init?.headers);
-          headers.set('authorization', `Bearer ${token}`);
-          return base(url, { ...init, headers });
-        };
-  return httpClientTransport(target.url, withAuth);
-}
-
 /** Characters of a peer's (or the SDK's) error message kept in a `protocol_error`. */
 const MAX_PEER_MESSAGE_CHARS = 500;
 
@@ -233,10 +183,15 @@ export function createHost(options: HostOptions = {}): Host {
         inputRequired: { autoFulfill: false },
       },
     );
-    const server: ServerIdentity = { name: 'unknown', key: targetKey(target) };
+    const server: ConnectedServer = { name: 'unknown', key: targetKey(target) };
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
     try {
-      await client.connect(transportFor(target, options.trace, options.maxResponseBodyBytes));
+      await client.connect(
+        clientTransport(target, {
+          ...(options.trace !== undefined && { trace: options.trace }),
+          ...(options.maxResponseBodyBytes !== undefined && { maxResponseBodyBytes: options.maxResponseBodyBytes }),
+        }),
+      );
     } catch (error) {
       await client.close().catch(() => {});
       throw asProtocolError(error, 'connect');

@@ -16,7 +16,7 @@ import type {
 } from '@modelcontextprotocol/client';
 
 import { terminalSafe } from '../protocol/sanitize.js';
-import type { ServerIdentity } from './types.js';
+import type { ConnectedServer } from './types.js';
 
 export interface TerminalElicitorOptions {
   /** Default `process.stdin`. */
@@ -28,7 +28,7 @@ export interface TerminalElicitorOptions {
 }
 
 export interface ElicitContext {
-  server: ServerIdentity;
+  server: ConnectedServer;
   tool: string;
 }
 

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 
 import { ModelInputError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { createBuiltinModel } from '../models/builtin.js';
+import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import { createProviderSource } from '../models/providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY } from '../models/providers/retry.js';
 import { createScriptedModel, type ScriptedAnswers } from '../models/scripted.js';

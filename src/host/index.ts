@@ -3,6 +3,10 @@
  * runtime, its policies, approval, host models and the audit log. Named exports only.
  */
 export { createHost, DEFAULT_HOST_MAX_ROUNDS } from './createHost.js';
+export { createHostClient, hostCapabilities } from './client.js';
+export type { HostClientOptions } from './client.js';
+export { clientTransport, splitCommand, targetKey } from './target.js';
+export type { ClientTransportOptions } from './target.js';
 export type {
   Discovery,
   Host,
@@ -22,7 +26,7 @@ export type {
   AuditEntry,
   CallPosition,
   RawInputRequest,
-  ServerIdentity,
+  ConnectedServer,
   ValidInputRequest,
 } from './types.js';
 
@@ -51,4 +55,5 @@ export type { AuditLog } from './auditLog.js';
 // Host models.
 export { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from './hostModels.js';
 export { createScriptedModel } from '../models/scripted.js';
+export { BUILTIN_MODEL_NAME, createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 export type { ScriptedAnswers, ScriptedModel } from '../models/scripted.js';

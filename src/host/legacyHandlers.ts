@@ -13,7 +13,7 @@ import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 
 import { auditRefusedRound, fulfilRound, type CallApproval, type RoundPolicies } from './fulfilRound.js';
 import { HostError, isHostError } from './hostError.js';
-import type { CallPosition, ServerIdentity } from './types.js';
+import type { CallPosition, ConnectedServer } from './types.js';
 
 /** The code a 2025-11-25 client answers a request the user rejected with. */
 export const USER_REJECTED_CODE = -1;
@@ -43,7 +43,7 @@ interface ActiveCall {
 
 export function createLegacyHandlers(
   client: Client,
-  server: ServerIdentity,
+  server: ConnectedServer,
   principal: string | undefined,
   policiesFor: (signal: AbortSignal | undefined) => RoundPolicies,
   maxRounds: number,

@@ -5,7 +5,7 @@
 import type { CreateMessageRequestParams, ElicitRequestFormParams } from '@modelcontextprotocol/client';
 
 /** Who the host is talking to. The name is what the server said about itself: unverified. */
-export interface ServerIdentity {
+export interface ConnectedServer {
   /** `serverInfo.name` from discovery (or `initialize`); `unknown` when it gave none. */
   name: string;
   version?: string;
@@ -31,7 +31,7 @@ export type ValidInputRequest =
 
 /** Where a call is when a policy looks at it. */
 export interface CallPosition {
-  server: ServerIdentity;
+  server: ConnectedServer;
   /** The authenticated principal the host acts as on this server, when it knows one. */
   principal?: string;
   tool: string;

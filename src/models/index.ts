@@ -1,5 +1,4 @@
 export type { CompletionModel, ModelCompletionRequest, ModelDeadline, ModelUsage } from './modelSource.js';
-export { BUILTIN_MODEL_NAME, createBuiltinModel } from './builtin.js';
 export { isModelProviderError, ModelProviderError } from './providerError.js';
 export type { ModelProviderErrorOptions, ModelProviderFailure } from './providerError.js';
 export { chooseModel, createTieredModel, preferredTier } from './preferences.js';

@@ -1,6 +1,7 @@
 /**
  * Where model input comes from, decided per request and per input key:
- * - `builtin`: the server's deterministic heuristic (no keys, no network) — the default;
+ * - `builtin`: the tool's own deterministic heuristic (no keys, no network) — the default; each flow
+ *   brings its heuristic (`FlowDefinition.builtin`), so this module names it without knowing it;
  * - `openai:MODEL` / `anthropic:MODEL` (or `PROVIDER:CHEAP+STRONG`): a server-owned provider;
  * - `host`: the client's model, over an MRTR `input_required` round (needs `sampling`).
  * Server-owned sources are called inline: no round trip, no state.
@@ -14,14 +15,14 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
 import { ModelInputError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { createBuiltinModel } from './builtin.js';
 import type { CompletionModel } from './modelSource.js';
 import { createProviderSource } from './providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './providers/retry.js';
 import { printable } from '../protocol/sanitize.js';
 import { DEFAULT_MODEL_BUDGET, type ModelBudget } from './usage.js';
 
-export type ModelSource = { kind: 'host' } | { kind: 'server'; model: CompletionModel };
+/** `builtin` is the tool's own heuristic: the flow supplies the model. */
+export type ModelSource = { kind: 'host' } | { kind: 'builtin' } | { kind: 'server'; model: CompletionModel };
 
 export interface ModelPlan {
   /** The spec as configured, for logs. */
@@ -77,7 +78,7 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
     if (known !== undefined) return known;
     let source: ModelSource;
     if (name === 'host') source = { kind: 'host' };
-    else if (name === 'builtin') source = { kind: 'server', model: createBuiltinModel() };
+    else if (name === 'builtin') source = { kind: 'builtin' };
     else if (name.includes(':')) source = { kind: 'server', model: createProviderSource(name, settings) };
     else throw configError(`unknown model source '${name}' (${SOURCES_HELP})`);
     made.set(name, source);
@@ -114,7 +115,7 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
   }
 
   const list = items.map(parseSource);
-  const serving = list.findIndex((source) => source.kind === 'server');
+  const serving = list.findIndex((source) => source.kind !== 'host');
   if (serving >= 0 && serving < list.length - 1) {
     throw configError(
       `--model '${items[serving + 1]}' after '${items[serving]}' is never used: a server-owned source answers every request`,

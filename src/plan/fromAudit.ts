@@ -3,32 +3,11 @@
  * workflow declares (or what inferWorkflow.ts made of the report when there is no workflow file).
  */
 import type { AuditReport } from '../audit/types.js';
-import { ModelInputError } from '../errors.js';
 import type { InferredWorkflow } from './inferWorkflow.js';
+import { statusOf } from './reportFacts.js';
 import { budgetOf, DEFAULT_MAX_RESPONSE_BYTES, finalLine, responseSchemaOf, validationOf } from './rounds.js';
 import type { Plan, RoundRow, Wire } from './types.js';
 import { isModelStep, type ModelStep, type Workflow } from './workflow.js';
-
-export function statusOf(report: AuditReport, id: string): string | undefined {
-  return report.rules.find((rule) => rule.id === id)?.status;
-}
-
-export function requireToolFlow(
-  report: AuditReport,
-  workflow?: Workflow,
-): NonNullable<AuditReport['observed']['tool']> {
-  const tool = report.observed.tool;
-  if (tool === undefined) {
-    throw new ModelInputError('audit_report_invalid', 'the audit report has no tool flow: run audit with --tool NAME');
-  }
-  if (workflow !== undefined && workflow.tool.name !== tool.name) {
-    throw new ModelInputError(
-      'audit_report_invalid',
-      `the audit report observed tool '${tool.name}', the workflow describes '${workflow.tool.name}'`,
-    );
-  }
-  return tool;
-}
 
 /**
  * The round table from the report. With a workflow file, each observed key is matched to the declared

@@ -1,4 +1,7 @@
-/** The sampling-migration planner: workflow in, one-page plan out. */
+/**
+ * `mcp-model-input/planner`: the sampling-migration planner (workflow in, one-page plan out) and the
+ * live compliance audit whose report a plan can start from. Named exports only.
+ */
 export { parseAuditReport, loadAuditReport } from './auditReport.js';
 export { buildPlan } from './buildPlan.js';
 export type { BuildPlanOptions } from './buildPlan.js';
@@ -13,3 +16,7 @@ export type { Workflow, WorkflowDesign, WorkflowStep } from './workflow.js';
 export { WorkflowInvalidError } from './workflowInvalidError.js';
 export type { WorkflowIssue } from './workflowInvalidError.js';
 export { WORKFLOW_SCHEMA } from './workflowSchema.js';
+
+// The live compliance probe whose report a plan can be built from.
+export { RULES as AUDIT_RULES, renderAuditText, runAudit } from '../audit/index.js';
+export type { AuditOptions, AuditReport, AuditTarget, RuleResult, RuleStatus } from '../audit/index.js';

@@ -4,7 +4,7 @@
  */
 import type { AuditReport } from '../audit/types.js';
 import { ModelInputError } from '../errors.js';
-import { requireToolFlow, statusOf } from './fromAudit.js';
+import { requireToolFlow, statusOf } from './reportFacts.js';
 import { schemaProblem, validateWorkflowValue } from './loadWorkflow.js';
 import type { Workflow, WorkflowDesign } from './workflow.js';
 import { WorkflowInvalidError } from './workflowInvalidError.js';

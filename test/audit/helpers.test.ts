@@ -7,7 +7,7 @@ import { mirroredHeaders, readBody } from '../../src/audit/httpChannel.js';
 import { renderAuditText } from '../../src/audit/renderReport.js';
 import { RULES } from '../../src/audit/rules.js';
 import { createScriptedHost } from '../../src/audit/scriptedHost.js';
-import { splitCommand } from '../../src/audit/splitCommand.js';
+import { splitCommand } from '../../src/host/target.js';
 import { isReadableState, tamperState } from '../../src/audit/stateToken.js';
 import type { AuditReport } from '../../src/audit/types.js';
 

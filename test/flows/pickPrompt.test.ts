@@ -14,8 +14,8 @@ import {
   resolveBudgets,
 } from '../../src/flows/summarizeRepo/prompts.js';
 import type { SummarizeRepoArgs } from '../../src/flows/summarizeRepo/schema.js';
-import { parseFileBlocks } from '../../src/models/builtinFacts.js';
-import { parsePickPrompt } from '../../src/models/builtinPick.js';
+import { parseFileBlocks } from '../../src/flows/summarizeRepo/builtin/fileBlocks.js';
+import { parsePickPrompt } from '../../src/flows/summarizeRepo/builtin/pick.js';
 import { countTokens, openRepository, type RepoSurvey } from '../../src/repo/index.js';
 import { buildOutline } from '../../src/repo/outline.js';
 import { rankFiles } from '../../src/repo/rank.js';

@@ -16,7 +16,7 @@ import { isHostError } from '../../src/host/hostError.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import type { Approver, ApprovalRound } from '../../src/host/types.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { createScriptedModel } from '../../src/models/scripted.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';

@@ -16,7 +16,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createHostClient, httpClientTransport } from '../../src/host/client.js';
+import { createHostClient } from '../../src/host/client.js';
+import { clientTransport } from '../../src/host/target.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 
 function sdkServer() {
@@ -78,16 +79,20 @@ describe('our host client against an official SDK server', () => {
       elicit: async () => ({ action: 'accept', content: { city: 'Lisbon' } }),
     });
     await client.connect(
-      httpClientTransport('http://localhost/mcp', async (url, init) => {
-        const body = JSON.parse(String(init?.body)) as { id: unknown; method: string; params?: Record<string, any> };
-        if (body.method === 'tools/call') {
-          seen.push({
-            id: body.id,
-            keys: Object.keys(body.params?.['inputResponses'] ?? {}),
-            ...(body.params?.['requestState'] !== undefined && { state: body.params['requestState'] }),
-          });
-        }
-        return handler.fetch(new Request(url, init));
+      clientTransport({
+        kind: 'http',
+        url: 'http://localhost/mcp',
+        fetch: async (url, init) => {
+          const body = JSON.parse(String(init?.body)) as { id: unknown; method: string; params?: Record<string, any> };
+          if (body.method === 'tools/call') {
+            seen.push({
+              id: body.id,
+              keys: Object.keys(body.params?.['inputResponses'] ?? {}),
+              ...(body.params?.['requestState'] !== undefined && { state: body.params['requestState'] }),
+            });
+          }
+          return handler.fetch(new Request(url, init));
+        },
       }),
     );
     const result = await client.callTool({ name: 'plan_trip', arguments: { days: 3 } });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SAMPLING_DEPRECATION_WARNING } from '../../src/legacy/deprecation.js';
 import type { LegacyOptions } from '../../src/app/modelInputServer.js';
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';

@@ -8,7 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 
 export type ProviderKind = 'openai' | 'anthropic';
 

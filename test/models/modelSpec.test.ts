@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ModelInputError } from '../../src/errors.js';
-import { BUILTIN_MODEL_NAME } from '../../src/models/builtin.js';
+import { BUILTIN_MODEL_NAME } from '../../src/flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel, ModelCompletionRequest } from '../../src/models/modelSource.js';
 import { chooseModel, createTieredModel, preferredTier } from '../../src/models/preferences.js';
 import { parseModelSpec, type ModelSource } from '../../src/models/sources.js';
@@ -29,7 +29,13 @@ function configError(spec: string, env: Record<string, string> = {}): ModelInput
 }
 
 const nameOf = (source: ModelSource | undefined): string | undefined =>
-  source === undefined ? undefined : source.kind === 'host' ? 'host' : source.model.name;
+  source === undefined
+    ? undefined
+    : source.kind === 'host'
+      ? 'host'
+      : source.kind === 'builtin'
+        ? BUILTIN_MODEL_NAME
+        : source.model.name;
 
 describe('--model grammar', () => {
   it('builtin is a server-owned source that serves without sampling', () => {

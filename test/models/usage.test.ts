@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import { ModelProviderError } from '../../src/models/providerError.js';
 import { estimateInputTokens } from '../../src/models/providers/turns.js';

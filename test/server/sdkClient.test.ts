@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcon
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createBuiltinModel } from '../../src/models/builtin.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';

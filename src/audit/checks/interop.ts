@@ -2,12 +2,11 @@
  * The official MCP client as a peer: pinned to 2026-07-28, it must connect, discover and list tools.
  * It gets its own connection (a second process on stdio; the same endpoint over HTTP).
  */
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 
 import type { AuditContext } from '../context.js';
 import type { FetchLike } from '../httpChannel.js';
-import { splitCommand } from '../splitCommand.js';
+import { clientTransport, splitCommand } from '../../host/target.js';
 import type { AuditTarget } from '../types.js';
 import { MODERN_REVISION } from '../../protocol/revisions.js';
 
@@ -29,11 +28,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 function createTransport(options: InteropOptions): Transport {
   if (options.target.transport === 'stdio') {
     const [command, ...args] = splitCommand(options.target.command);
-    return new StdioClientTransport({ command: command as string, args, stderr: 'ignore' });
+    return clientTransport({ kind: 'stdio', command: command as string, args, stderr: 'ignore' });
   }
-  return new StreamableHTTPClientTransport(new URL(options.target.url), {
+  return clientTransport({
+    kind: 'http',
+    url: options.target.url,
     ...(options.fetch !== undefined && { fetch: options.fetch as typeof fetch }),
-    ...(options.headers !== undefined && { requestInit: { headers: options.headers } }),
+    ...(options.headers !== undefined && { headers: options.headers }),
   });
 }
 

@@ -7,9 +7,10 @@ import { basename } from 'node:path';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
-import { choosePicks, parsePickPrompt } from '../../models/builtinPick.js';
-import { userText } from '../../models/builtinPrompt.js';
+import { createBuiltinModel } from './builtin/model.js';
+import { choosePicks } from './builtin/pick.js';
 import type { Repository, SkippedClass } from '../../repo/index.js';
+import type { RankInput } from '../../repo/rank.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
@@ -114,6 +115,8 @@ export function createSummarizeRepoFlow(
   const budgets = resolveBudgets(budgetOverrides);
   let opened: Promise<Repository> | undefined;
   const repository = (): Promise<Repository> => (opened ??= openRepo());
+  // The candidates the pick prompt listed, best first: the built-in ranking's fallback picks among them.
+  let offered: RankInput[] | undefined;
   const repoName = (repo: Repository, args: SummarizeRepoArgs): string =>
     basename(args.path ? `${repo.root}/${args.path}` : repo.root);
   const audienceOf = (args: SummarizeRepoArgs): string => args.audience?.trim() || DEFAULT_AUDIENCE;
@@ -132,6 +135,7 @@ export function createSummarizeRepoFlow(
         survey,
         budgetBytes: budgets.pickPromptBytes,
       });
+      offered = survey.candidates.slice(0, listed);
       return {
         params,
         state: {
@@ -152,10 +156,13 @@ export function createSummarizeRepoFlow(
       repairInstruction: (args, error) =>
         `That answer could not be used: ${error.message}. Answer again with only a JSON array of at most ` +
         `${args.maxFiles} file paths copied exactly from the candidate list above, for example ["README.md"]. No prose.`,
-      async fallback(args, state, params, reason) {
+      async fallback(args, state, _params, reason) {
         if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
         const repo = await repository();
-        const ranked = choosePicks({ ...parsePickPrompt(userText(params)), limit: args.maxFiles });
+        // A fallback follows its own prepare in the same call (server-owned models run inline).
+        const candidates =
+          offered ?? (await repo.survey(args.path, { candidateBytes: budgets.pickPromptBytes })).candidates;
+        const ranked = choosePicks({ candidates, limit: args.maxFiles });
         const validation = await validatePick(repo, ranked, args.path, args.maxFiles);
         return { next: { ...summaryPhase(state, validation), fallback: reason } };
       },
@@ -225,5 +232,6 @@ export function createSummarizeRepoFlow(
     initial: () => ({ phase: 'pick' }),
     step: (state) => (state.phase === 'pick' ? pick : summary),
     usageField: 'usage',
+    builtin: createBuiltinModel(),
   };
 }

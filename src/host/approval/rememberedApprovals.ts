@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { ModelInputError } from '../../errors.js';
 
 export interface RememberedApproval {
-  /** `ServerIdentity.key`: the URL or `stdio:` command line, never the server's self-declared name. */
+  /** `ConnectedServer.key`: the URL or `stdio:` command line, never the server's self-declared name. */
   server: string;
   tool: string;
 }

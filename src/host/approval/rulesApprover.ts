@@ -13,7 +13,7 @@ import type { ApprovalDecision, ApprovalRound, Approver } from '../types.js';
 
 export interface ApprovalRule {
   /**
-   * The server: its key (`ServerIdentity.key`: the URL, or `stdio:` + the command line) exactly; a
+   * The server: its key (`ConnectedServer.key`: the URL, or `stdio:` + the command line) exactly; a
    * `deny` rule also matches the server's (unverified) name. An `allow` rule never matches a name:
    * any server can call itself anything. `*` or absent: any server.
    */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { BUILTIN_MODEL_NAME, createBuiltinModel } from '../../src/models/index.js';
-import type { ModelCompletionRequest } from '../../src/models/index.js';
-import { NODE_FILES, NODE_PROJECT, pickText, request, summaryText } from './prompts.js';
+import { BUILTIN_MODEL_NAME, createBuiltinModel } from '../../../../src/flows/summarizeRepo/builtin/model.js';
+import type { ModelCompletionRequest } from '../../../../src/models/index.js';
+import { NODE_FILES, NODE_PROJECT, pickText, request, summaryText } from '../../../models/prompts.js';
 
 const model = createBuiltinModel();
 

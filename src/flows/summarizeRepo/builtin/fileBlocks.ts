@@ -1,5 +1,5 @@
-import { isEntryPointPath, isReadmePath, languageOf } from '../repo/rank.js';
-import { readHeader } from './builtinPrompt.js';
+import { isEntryPointPath, isReadmePath, languageOf } from '../../../repo/rank.js';
+import { readHeader } from './prompt.js';
 import { MANIFEST_PRIORITY, manifestFacts } from './manifestFacts.js';
 import type { EntryPoint, ManifestFacts } from './manifestFacts.js';
 import { readmeFacts } from './readmeFacts.js';

@@ -1,5 +1,5 @@
-import { isReadmePath, rankFiles } from '../repo/rank.js';
-import type { RankInput } from '../repo/rank.js';
+import { isReadmePath, rankFiles } from '../../../repo/rank.js';
+import type { RankInput } from '../../../repo/rank.js';
 
 /**
  * The built-in answer to the file-picking prompt:

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { createBuiltinModel } from '../../src/models/index.js';
-import type { ModelCompletionRequest } from '../../src/models/index.js';
-import { NODE_FILES, README, fileBlocks, request, summaryHeader, summaryText } from './prompts.js';
-import type { PromptFile } from './prompts.js';
+import { createBuiltinModel } from '../../../../src/flows/summarizeRepo/builtin/model.js';
+import type { ModelCompletionRequest } from '../../../../src/models/index.js';
+import { NODE_FILES, README, fileBlocks, request, summaryHeader, summaryText } from '../../../models/prompts.js';
+import type { PromptFile } from '../../../models/prompts.js';
 
 const model = createBuiltinModel();
 

@@ -1,5 +1,5 @@
-import { collectFacts } from './builtinFacts.js';
-import type { SummaryFacts } from './builtinFacts.js';
+import { collectFacts } from './fileBlocks.js';
+import type { SummaryFacts } from './fileBlocks.js';
 
 /**
  * Writing half of the built-in summary: an extractive Markdown summary of the facts, with a plain

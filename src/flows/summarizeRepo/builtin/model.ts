@@ -1,9 +1,9 @@
 import type { CreateMessageResult } from '@modelcontextprotocol/server';
-import { answerPick, isPickPrompt } from './builtinPick.js';
-import { userText } from './builtinPrompt.js';
-import { hasFileBlocks, parseFileBlocks } from './builtinFacts.js';
-import { answerSummary, isSummaryPrompt } from './builtinSummary.js';
-import type { CompletionModel, ModelCompletionRequest } from './modelSource.js';
+import { answerPick, isPickPrompt } from './pick.js';
+import { userText } from './prompt.js';
+import { hasFileBlocks, parseFileBlocks } from './fileBlocks.js';
+import { answerSummary, isSummaryPrompt } from './summary.js';
+import type { CompletionModel, ModelCompletionRequest } from '../../../models/modelSource.js';
 
 /**
  * The built-in model: a deterministic, extractive heuristic, not a language model.

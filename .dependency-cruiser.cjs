@@ -1,0 +1,102 @@
+/**
+ * The layer order of src/ (docs/architecture.md, "Layers"), enforced by `npm test` (npm run deps).
+ * Imports point down this list; a folder may import its own layer and any layer below it:
+ *
+ *   cli                  argument parsing, commands, terminal UI — the only place that prints
+ *   entries, index.ts    public surfaces by audience (./server, ./summarize; ./host and ./planner are
+ *                        host/index.ts and plan/index.ts)
+ *   app                  composition: server + fronts + key ring + models + the legacy era
+ *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
+ *   server               server assembly, the era seam
+ *   plan > audit > host  the planner; the compliance probe (a client); the host runtime — the client
+ *                        side, which never imports the server side
+ *   flows                the flow engine, the tool contract, summarize_repo with its built-in heuristic
+ *   models               model sources: providers, the builtin seam
+ *   repo                 listing, ignore rules, reading, ranking
+ *   state                request-state codec and key ring
+ *   protocol             revision constants, envelope and capability rules, sanitising
+ *   errors.ts, logger.ts, version.ts   shared leaves
+ */
+const LAYERS = [
+  ['cli', '^src/(cli/|cli\\.ts$)'],
+  ['entries', '^src/(entries/|index\\.ts$)'],
+  ['app', '^src/app/'],
+  ['transports', '^src/transports/'],
+  ['legacy', '^src/legacy/'],
+  ['server', '^src/server/'],
+  ['plan', '^src/plan/'],
+  ['audit', '^src/audit/'],
+  ['host', '^src/host/'],
+  ['flows', '^src/flows/'],
+  ['models', '^src/models/'],
+  ['repo', '^src/repo/'],
+  ['state', '^src/state/'],
+  ['protocol', '^src/protocol/'],
+];
+const pathOf = Object.fromEntries(LAYERS);
+
+/** Which layers each layer must not import (besides everything above it in the list). */
+const SIDEWAYS = {
+  transports: ['legacy', 'plan', 'audit', 'host'],
+  legacy: ['transports', 'plan', 'audit', 'host'],
+  server: ['plan', 'audit', 'host'],
+  plan: ['host'],
+};
+
+function above(name) {
+  const index = LAYERS.findIndex(([layer]) => layer === name);
+  return LAYERS.slice(0, index).map(([layer]) => layer);
+}
+
+const layerRules = LAYERS.filter(([name]) => name !== 'cli').map(([name, path]) => {
+  const forbidden = [...new Set([...above(name), ...(SIDEWAYS[name] ?? [])])]
+    // The ./server surface re-exports the legacy plug-in for library users who assemble their own server.
+    .filter((target) => !(name === 'entries' && target === 'legacy'));
+  return {
+    name: `layer-${name}`,
+    comment: `src/${name} may not import ${forbidden.join(', ')} (see docs/architecture.md, "Layers")`,
+    severity: 'error',
+    from: { path },
+    to: { path: forbidden.map((target) => pathOf[target]) },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'legacy-only-from-app',
+      comment: 'the legacy era is a plug-in: only app/ (and the ./server surface) may import src/legacy/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(app|legacy|entries)/'] },
+      to: { path: '^src/legacy/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no import cycles, type-only ones included',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-to-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|examples|scripts)/' },
+    },
+    {
+      name: 'examples-use-public-surfaces',
+      comment: 'examples/ import only the public surfaces (package.json "exports")',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|host/index\\.ts|plan/index\\.ts)$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|\\.conformance)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.check.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
