@@ -8,7 +8,7 @@
  * (one per sub-path and candidate budget), `maxDirectories` watched directories in all (a root whose tree needs more
  * is not cached), and a root not asked about for `idleMs` is dropped with its watches.
  */
-import type { RepoListing, RepoSurvey } from './types.js';
+import type { RepoListing, RepoSurvey, SurveyCache, SurveyRun } from './types.js';
 import type { DirectoryBudget } from './treeWatch.js';
 import { TreeWatch } from './treeWatch.js';
 
@@ -21,24 +21,6 @@ export interface SurveyCacheOptions {
   maxDirectories?: number;
   /** A root not asked about for this long is dropped. Default 10 minutes. */
   idleMs?: number;
-}
-
-/** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */
-export interface SurveyRun {
-  survey: RepoSurvey;
-  listing: RepoListing;
-}
-
-export interface SurveyCache {
-  /**
-   * The survey kept for (`root`, `variant`, `key`) if nothing under the root changed since it was made; otherwise
-   * `compute()`'s, kept when the tree was fully watched throughout. `variant` names the options a survey depends on.
-   */
-  survey(root: string, variant: string, key: string, compute: () => Promise<SurveyRun>): Promise<RepoSurvey>;
-  /** How many roots are held (with their watches). */
-  readonly roots: number;
-  /** Drops everything and closes every watch. */
-  close(): void;
 }
 
 interface Kept {
@@ -84,6 +66,8 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+export type { SurveyCache, SurveyRun };
 
 export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache {
   const maxRoots = options.maxRoots ?? 4;

@@ -1,5 +1,4 @@
 /** Public types of the deterministic repository reader. */
-import type { SurveyCache } from './surveyCache.js';
 
 /** An inspected file: a POSIX path relative to the repository root (no leading `./`) and its size in bytes. */
 export interface RepoFile {
@@ -160,4 +159,22 @@ export interface Repository {
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
+}
+
+/** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */
+export interface SurveyRun {
+  survey: RepoSurvey;
+  listing: RepoListing;
+}
+
+export interface SurveyCache {
+  /**
+   * The survey kept for (`root`, `variant`, `key`) if nothing under the root changed since it was made; otherwise
+   * `compute()`'s, kept when the tree was fully watched throughout. `variant` names the options a survey depends on.
+   */
+  survey(root: string, variant: string, key: string, compute: () => Promise<SurveyRun>): Promise<RepoSurvey>;
+  /** How many roots are held (with their watches). */
+  readonly roots: number;
+  /** Drops everything and closes every watch. */
+  close(): void;
 }

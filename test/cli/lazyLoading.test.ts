@@ -103,7 +103,7 @@ describe('serve --stdio answers server/discover without the heavy legs', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('loads no provider, tokenizer, prompt library, YAML or schema compiler to answer', async () => {
+  it('loads no provider, tokenizer, prompt library, YAML, schema compiler, flow engine or reader to answer', async () => {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
@@ -113,5 +113,11 @@ describe('serve --stdio answers server/discover without the heavy legs', () => {
     expect(result.stdout).toContain('"supportedVersions"');
     for (const name of HEAVY) expect(result.packages.has(name), name).toBe(false);
     expect(result.packages.has('@modelcontextprotocol/server')).toBe(true);
+    // The flow engine and the repository reader load with the first tools/call, the HTTP adapter never on stdio.
+    expect(result.own).toContain('flows/summarizeRepo/tool.js');
+    for (const file of ['flows/engine.js', 'flows/summarizeRepo/run.js', 'repo/repository.js', 'repo/gitListing.js']) {
+      expect(result.own, file).not.toContain(file);
+    }
+    expect(result.packages.has('@hono/node-server'), '@hono/node-server').toBe(false);
   });
 });
