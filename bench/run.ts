@@ -212,6 +212,6 @@ if (startup !== 'only') {
   await benchCodec();
   if (process.env['BENCH_SCALE'] !== '0') {
     await benchRoundsAtScale();
-    await benchRepoScale();
+    if (process.env['BENCH_REPO_SCALE'] !== '0') await benchRepoScale();
   }
 }
