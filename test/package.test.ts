@@ -1,0 +1,83 @@
+/**
+ * The package as a user gets it: `npm pack` (of the dist/ this run built), installed into an empty
+ * project from the tarball (dependencies from the npm cache; the registry is asked only for what the
+ * cache lacks), then the installed binary: --version, the main job, and a stdio server answering
+ * server/discover.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeSampleRepo, type FixtureRepo } from './helpers/fixtureRepo.js';
+import { meta } from './helpers/rawChannel.js';
+
+const run = promisify(execFile);
+const INSTALL_TIMEOUT_MS = 240_000;
+let work: string;
+let project: string;
+let repo: FixtureRepo;
+let bin: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'mmi-package-'));
+  repo = await makeSampleRepo();
+  // dist/ was built by this run's global setup: pack it as it is (no prepack rebuild under running tests).
+  await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { timeout: 60_000 });
+  const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
+  project = join(work, 'consumer');
+  await run('mkdir', [project]);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)], {
+    cwd: project,
+    timeout: INSTALL_TIMEOUT_MS,
+  });
+  bin = join(project, 'node_modules', '.bin', 'mcp-model-input');
+}, INSTALL_TIMEOUT_MS + 60_000);
+
+afterAll(async () => {
+  await repo?.cleanup();
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('ships what it needs and nothing of the repository around it', async () => {
+    const listed = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { timeout: 60_000 });
+    const files = (JSON.parse(listed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? [];
+    const paths = files.map((file) => file.path);
+    expect(paths).toContain('dist/cli.js');
+    expect(paths).toContain('dist/entries/server.js');
+    expect(paths).toContain('LICENSE');
+    expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
+  });
+
+  it('prints its version', async () => {
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    const { stdout } = await run(bin, ['--version'], { cwd: project });
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('runs the main job on the built-in model', async () => {
+    const { stdout } = await run(bin, ['summarize', repo.root], { cwd: project, timeout: 60_000 });
+    expect(stdout).toContain('Written by the built-in heuristic');
+  });
+
+  it('serves stdio and answers server/discover', async () => {
+    const child = spawn(bin, ['serve', '--stdio', '--root', repo.root], { cwd: project, stdio: 'pipe' });
+    try {
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } })}\n`,
+      );
+      const reply = JSON.parse(((await lines.next()).value as string) ?? '{}') as { result?: Record<string, unknown> };
+      expect(reply.result?.['supportedVersions']).toEqual(['2026-07-28']);
+    } finally {
+      child.kill();
+    }
+  });
+});
