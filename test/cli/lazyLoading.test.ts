@@ -113,9 +113,11 @@ describe('serve --stdio answers server/discover without the heavy legs', () => {
     expect(result.stdout).toContain('"supportedVersions"');
     for (const name of HEAVY) expect(result.packages.has(name), name).toBe(false);
     expect(result.packages.has('@modelcontextprotocol/server')).toBe(true);
-    // The flow engine and the repository reader load with the first tools/call, the HTTP adapter never on stdio.
+    // The flow engine, the repository reader and the provider adapters load at first need, the HTTP adapter never
+    // on stdio.
     expect(result.own).toContain('flows/summarizeRepo/tool.js');
-    for (const file of ['flows/engine.js', 'flows/summarizeRepo/run.js', 'repo/repository.js', 'repo/gitListing.js']) {
+    const later = ['flows/engine.js', 'flows/summarizeRepo/run.js', 'repo/repository.js', 'repo/gitListing.js'];
+    for (const file of [...later, 'models/providers/openaiChat.js', 'models/providers/anthropicMessages.js']) {
       expect(result.own, file).not.toContain(file);
     }
     expect(result.packages.has('@hono/node-server'), '@hono/node-server').toBe(false);
