@@ -16,7 +16,7 @@ import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
 import { createApprover, parseApprovalMode } from '../host/approval/index.js';
 import { createAuditLog, silentAuditLog, type AuditLog } from '../host/auditLog.js';
-import { createHost, type HostCallResult } from '../host/createHost.js';
+import { createHost, type HostCallResult, type OnDeny } from '../host/createHost.js';
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
@@ -86,6 +86,11 @@ function printResult(outcome: HostCallResult, json: boolean): void {
   }
 }
 
+function parseOnDeny(value: string | undefined): OnDeny {
+  if (value === undefined || value === 'stop' || value === 'fallback') return value ?? 'stop';
+  throw new ModelInputError('usage', `call: --on-deny must be stop or fallback, got '${terminalSafe(value, 40)}'`);
+}
+
 export async function runCall(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('call', argv, {
     ...HOST_TARGET_OPTIONS,
@@ -93,6 +98,7 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     'host-model': { type: 'string' },
     approve: { type: 'string' },
     'max-rounds': { type: 'string' },
+    'on-deny': { type: 'string' },
     audit: { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
@@ -111,6 +117,7 @@ export async function runCall(argv: readonly string[]): Promise<number> {
   const args = parseArguments(values.args);
   const mode = parseApprovalMode(values.approve ?? 'prompt');
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
+  const onDeny = parseOnDeny(values['on-deny']);
   const logger = createStderrLogger();
   const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
   const interactive = process.stdin.isTTY === true;
@@ -130,6 +137,7 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     ...(interactive && { elicit: createTerminalElicitor({ input: process.stdin, output: process.stderr }) }),
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
+    onDeny,
     ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
   });
   try {
@@ -139,6 +147,13 @@ export async function runCall(argv: readonly string[]): Promise<number> {
         onRound: (round, keys) =>
           logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
       });
+      if (outcome.declined !== undefined) {
+        const how =
+          outcome.declined.how === 'retried_without_sampling'
+            ? 'the call was made again without declaring sampling'
+            : "the server went on without the host's model";
+        sayLine(`mcp-model-input: sampling declined (${outcome.declined.reason}); ${how} (--on-deny fallback)`);
+      }
       printResult(outcome, values.json === true);
       return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
     } finally {

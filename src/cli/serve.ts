@@ -1,6 +1,8 @@
 /** `mcp-model-input serve`: the server on stdio or Streamable HTTP. */
 import { ModelInputError } from '../errors.js';
+import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
+import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing } from '../state/index.js';
@@ -134,7 +136,15 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
   });
-  if (warning !== undefined) logger.warn(warning);
+  const reach = planReach(models, [PICK_KEY, SUMMARY_KEY]);
+  // Without `host` in the plan no state is minted: nothing would need keys shared between processes.
+  if (warning !== undefined && reach.usesHost) logger.warn(warning);
+  if (reach.needsSampling) {
+    logger.info(
+      `--model ${models.spec} serves only clients that declare sampling; the others (e.g. the MCP Inspector CLI) ` +
+        `get -32021: ${SAMPLING_ONLY_HINT}`,
+    );
+  }
   const common = {
     budgets,
     root,

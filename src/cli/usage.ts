@@ -36,8 +36,10 @@ Options:
                                                 Ollama, vLLM, LM Studio, llama.cpp) -- OPENAI_BASE_URL
                                anthropic:MODEL  the Anthropic Messages API -- ANTHROPIC_API_KEY
                                PROVIDER:CHEAP+STRONG  two models: pick_files on CHEAP, summary on STRONG
-                               host             the client's model over MRTR (needs the sampling capability)
-                               host,openai:MODEL      host when the request declares sampling, else the next
+                               host             the client's model over MRTR (needs the sampling capability;
+                                                clients without it get -32021)
+                               host,openai:MODEL      host when the request declares sampling, else the next;
+                                                also answers a step whose host answer is unusable (host,builtin too)
                                pick=builtin,summary=anthropic:MODEL   one source per step
   --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
   --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10,
@@ -182,6 +184,9 @@ Options:
   --approve MODE             prompt (default: a terminal dialog per round), auto, deny, or
                              rules:FILE (allow/deny by server, tool and input key)
   --max-rounds N             input_required rounds per call, 1-100 (default: 5)
+  --on-deny stop|fallback    when a sampling round is declined: stop (default, exit 3), or make the
+                             call again without declaring sampling so that a server with a model of
+                             its own serves it (2025-11-25: the server got -1; its result is shown)
   --audit FILE               append one JSON line per model request to FILE ('-' for stderr);
                              never prompt or response text
   --root DIR                 repeatable: answer roots/list with these directories (declares roots)

@@ -61,6 +61,7 @@ export { askForInput, askWithoutState, DEFAULT_MAX_ROUNDS, openRound } from '../
 export type { OpenedRound, RoundOptions, RoundRequest, RoundTarget, SealedRound } from '../flows/inputRounds.js';
 export { readElicitResult, readRootsResult, readSamplingResult } from '../flows/inputResponses.js';
 export { InputResponseError, REJECTED_STATE_MESSAGE, RequestStateRejectedError } from '../flows/roundErrors.js';
+export { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 export { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 export type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/tool.js';
 

@@ -12,6 +12,11 @@
  * `isError` results with what to do. The tool call's usage goes into the result's
  * `structuredContent` when the flow names a field.
  *
+ * An answer from the host's model that the step cannot use is the client's input gone wrong: when the
+ * model plan names a server-side model after `host` (`host,builtin`, `host,openai:M`), that model
+ * answers the step instead and the result says so in its notes; otherwise it is -32602
+ * (`UnusableAnswerError`, the input key and the reason in `data`). The same on both revisions.
+ *
  * Legacy (2025-11-25) calls may carry `hostUnavailable` (sampling not declared at `initialize`, or
  * refused during the call): then a step without a source is an `isError` result naming the reason,
  * and a step served by a server-owned model listed after `host` is noted in the result.
@@ -34,8 +39,8 @@ import type { FlowDefinition, FlowState, StepOutcome } from './flow.js';
 import { FlowAnswerError } from './flowAnswerError.js';
 import { askForInput, openRound, type RoundTarget, type SealedRound } from './inputRounds.js';
 import { readSamplingResult } from './inputResponses.js';
-import { InputResponseError } from './roundErrors.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
+import { UnusableAnswerError } from './unusableAnswerError.js';
 
 export { DEFAULT_MAX_ROUNDS } from './inputRounds.js';
 
@@ -45,6 +50,8 @@ export interface FlowRoundState<State> {
   f: State;
   /** Server-owned model usage of earlier rounds (only when some step already used one). */
   u?: UsageTotals;
+  /** Notes for the final result made in earlier rounds (a server-side model answered in the host's place). */
+  n?: string[];
 }
 
 /** The sealed `requestState` payload of a flow. */
@@ -57,6 +64,11 @@ export interface EngineOptions {
   maxRounds?: number;
   /** The usage meter's clock (latency, the model deadline); injected in tests. */
   now?: () => number;
+  /**
+   * Called when a request is refused with -32021 (it did not declare sampling and no server-side
+   * model can answer), with the client's self-reported name; the caller logs it once per client.
+   */
+  onSamplingMissing?: (client: string) => void;
 }
 
 function toolError(text: string): CallToolResult {
@@ -96,19 +108,20 @@ export async function runFlow<Args, State extends FlowState>(
           'no server-owned model is configured to answer instead.',
       );
     }
+    options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client');
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: { sampling: {} } },
-      `${flow.tool} needs model input '${key}' from the client's model: declare the sampling capability`,
+      `${flow.tool} needs model input ('${key}') from the client's own model, and this server has no model of ` +
+        'its own configured: use a client that supports sampling (declares the sampling capability), ' +
+        'or ask the server operator to add a server-side model.',
     );
   }
   const result = await runRounds(flow, args, ctx, options);
-  return ctx.hostUnavailable === undefined
-    ? result
-    : withFallbackNote(
-        result,
-        fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models),
-        ctx.hostUnavailable,
-      );
+  if (ctx.hostUnavailable === undefined) return result;
+  const names = fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models);
+  if (names.length === 0) return result;
+  const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${ctx.hostUnavailable}.`;
+  return withNotes(result, flow.notesField, [note]);
 }
 
 /**
@@ -130,14 +143,38 @@ function fallbackModels(
   return [...new Set(names)];
 }
 
-function withFallbackNote(
+/** The server-side source the plan names after `host` for `key`, if any (and if it can run). */
+function fallbackSource(
+  models: ModelPlan,
+  flow: FlowDefinition<unknown, FlowState>,
+  key: string,
+  capabilities: ToolContext['clientCapabilities'],
+): ModelSource | undefined {
+  const { sampling: _host, ...withoutSampling } = capabilities;
+  const source = models.sourceFor(key, withoutSampling);
+  return source !== undefined && serverModel(source, flow) !== undefined ? source : undefined;
+}
+
+/**
+ * A result with the engine's notes: each as a `Note:` text block, and appended to the flow's
+ * `notesField` of a successful result's `structuredContent`.
+ */
+function withNotes(
   result: CallToolResult | InputRequiredResult,
-  names: readonly string[],
-  reason: string,
+  field: string | undefined,
+  notes: readonly string[],
 ): CallToolResult | InputRequiredResult {
-  if (names.length === 0 || !('content' in result) || !Array.isArray(result.content)) return result;
-  const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${reason}.`;
-  return { ...result, content: [...result.content, { type: 'text', text: note }] };
+  if (notes.length === 0 || !('content' in result) || !Array.isArray(result.content)) return result;
+  const noted: CallToolResult = {
+    ...result,
+    content: [...result.content, ...notes.map((note) => ({ type: 'text' as const, text: `Note: ${note}` }))],
+  };
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  if (field !== undefined && result.isError !== true && structured !== undefined && structured !== null) {
+    const earlier = Array.isArray(structured[field]) ? (structured[field] as unknown[]) : [];
+    noted.structuredContent = { ...structured, [field]: [...earlier, ...notes] };
+  }
+  return noted;
 }
 
 async function runRounds<Args, State extends FlowState>(
@@ -150,6 +187,8 @@ async function runRounds<Args, State extends FlowState>(
   const rounds = {
     codec: options.codec,
     logger: options.logger,
+    // Every round of a flow carries sealed state.
+    requireState: true,
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
   };
   const opened = openRound<FlowRoundState<State>>(ctx, target, rounds, () => ({ f: flow.initial(args) }));
@@ -161,9 +200,14 @@ async function runRounds<Args, State extends FlowState>(
   });
   let state = opened.state.f;
   let responses = opened.responses;
+  const notes = [...(opened.state.n ?? [])];
+  /** Steps whose host answer was unusable in this request: a server-side model answers them. */
+  const replaced = new Map<string, ModelSource>();
+  const finish = (result: CallToolResult): CallToolResult =>
+    withNotes(withUsage(result, flow.usageField, meter), flow.notesField, notes) as CallToolResult;
   for (;;) {
     const step = flow.step(state);
-    const source = options.models.sourceFor(step.key, ctx.clientCapabilities);
+    const source = replaced.get(step.key) ?? options.models.sourceFor(step.key, ctx.clientCapabilities);
     if (source === undefined) throw new Error(`no model source for ${step.key}`); // checked above
     let answer: CreateMessageResult | undefined;
     const raw = responses[step.key];
@@ -172,7 +216,7 @@ async function runRounds<Args, State extends FlowState>(
 
     if (answer === undefined) {
       const prepared = await step.prepare(args, state, ctx.signal);
-      if ('done' in prepared) return prepared.done;
+      if ('done' in prepared) return withNotes(prepared.done, flow.notesField, notes) as CallToolResult;
       state = prepared.state ?? state;
       if (source.kind === 'host') {
         const usage = meter.totals();
@@ -180,7 +224,7 @@ async function runRounds<Args, State extends FlowState>(
           ctx,
           target,
           rounds,
-          { f: state, ...(usage.calls > 0 && { u: usage }) },
+          { f: state, ...(usage.calls > 0 && { u: usage }), ...(notes.length > 0 && { n: notes }) },
           opened.round,
           { [step.key]: inputRequired.createMessage(prepared.params) },
         );
@@ -204,19 +248,35 @@ async function runRounds<Args, State extends FlowState>(
         if (failed === undefined) throw error;
         return failed;
       }
-      if ('done' in outcome) return withUsage(outcome.done, flow.usageField, meter);
+      if ('done' in outcome) return finish(outcome.done);
       state = outcome.next;
       continue;
     }
 
-    // The host's answer is the client's input: an unusable one is invalid params, never repaired.
+    // The host's answer is the client's input: never repaired. An unusable one is answered by the
+    // server-side model the plan names after `host`, or is invalid params.
     try {
       const outcome = await step.accept(args, state, answer, ctx.signal);
-      if ('done' in outcome) return withUsage(outcome.done, flow.usageField, meter);
+      if ('done' in outcome) return finish(outcome.done);
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      throw new InputResponseError(error.key, error.message);
+      const fallback = fallbackSource(
+        options.models,
+        flow as FlowDefinition<unknown, FlowState>,
+        step.key,
+        ctx.clientCapabilities,
+      );
+      if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
+      const name = serverModel(fallback, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';
+      options.logger.info(
+        `${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${name} answers instead`,
+      );
+      notes.push(
+        `The client's model gave an unusable answer for '${error.key}' (${error.message}); ` +
+          `the server's own model (${name}) answered that step instead.`,
+      );
+      replaced.set(step.key, fallback);
     }
   }
 }

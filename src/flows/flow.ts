@@ -64,6 +64,12 @@ export interface FlowDefinition<Args, State extends FlowState> {
   usageField?: string;
   /** The flow's own deterministic heuristic: what a `builtin` model source runs (see models/sources.ts). */
   builtin?: CompletionModel;
+  /**
+   * When set, notes the engine adds (a server-owned model answered a step in place of the host's)
+   * are appended to this string-array field of a successful result's `structuredContent`, as well as
+   * to its text content.
+   */
+  notesField?: string;
 }
 
 /** The text of a sampling result (a single block or an array; text blocks only). */

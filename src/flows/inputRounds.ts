@@ -48,6 +48,12 @@ export interface RoundOptions {
   codec: StateCodec<SealedRound<unknown>>;
   logger: Logger;
   maxRounds?: number;
+  /**
+   * For handlers that always mint state when they ask for input: `inputResponses` without
+   * `requestState` cannot answer anything they asked, and is refused (-32602) instead of being
+   * dropped as a new call. A handler that runs rounds without state (`askWithoutState`) leaves it off.
+   */
+  requireState?: boolean;
 }
 
 /** What the state is bound to besides the principal. */
@@ -82,7 +88,16 @@ export function openRound<State>(
   options: RoundOptions,
   initial: () => State,
 ): OpenedRound<State> {
-  if (request.requestState === undefined) return { state: initial(), round: 0, responses: {}, missing: [] };
+  if (request.requestState === undefined) {
+    if (options.requireState === true && Object.keys(request.inputResponses ?? {}).length > 0) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${target.name}: inputResponses without requestState: a retry must echo the requestState of the ` +
+          'input_required result it answers (or start the call again without inputResponses)',
+      );
+    }
+    return { state: initial(), round: 0, responses: {}, missing: [] };
+  }
   let sealed: SealedRound<State>;
   try {
     sealed = (options.codec as StateCodec<SealedRound<State>>).open(request.requestState, bindingOf(request, target));

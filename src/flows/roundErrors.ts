@@ -5,8 +5,12 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-/** The one fixed message of a rejected `requestState`: no oracle for why (the reason is logged). */
-export const REJECTED_STATE_MESSAGE = 'Invalid or expired requestState';
+/**
+ * The one fixed message of a rejected `requestState`: no oracle for why (the reason is logged), but
+ * it says what to do.
+ */
+export const REJECTED_STATE_MESSAGE =
+  'Invalid or expired requestState: start the call again without requestState (and without inputResponses)';
 
 /** The echoed `requestState` failed verification (tampered, expired, mis-bound, unknown key). */
 export class RequestStateRejectedError extends ProtocolError {
@@ -23,8 +27,9 @@ export class InputResponseError extends ProtocolError {
   readonly key: string;
   readonly reason: string;
 
-  constructor(key: string, reason: string) {
-    super(ProtocolErrorCode.InvalidParams, `inputResponses.${key}: ${reason}`, { key, reason });
+  /** `message` replaces the default `inputResponses.<key>: <reason>` (the `data` stays `{key, reason}`). */
+  constructor(key: string, reason: string, message = `inputResponses.${key}: ${reason}`) {
+    super(ProtocolErrorCode.InvalidParams, message, { key, reason });
     this.key = key;
     this.reason = reason;
   }

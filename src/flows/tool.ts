@@ -16,6 +16,8 @@ import type { z } from 'zod';
 export interface ToolContext {
   /** Who is calling: the bearer-token principal over HTTP, the OS user on stdio, or `anonymous`. */
   principal: string;
+  /** The client's self-reported name (`clientInfo`, or `initialize` on 2025-11-25): display only, never identity. */
+  clientName?: string;
   /** The capabilities this request declared (each request declares its own). */
   clientCapabilities: ClientCapabilities;
   /** The echoed `requestState`, untrusted, exactly as received (undefined on a first call). */

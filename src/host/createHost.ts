@@ -12,6 +12,7 @@
  * policies (one request per round).
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   isInputRequiredResult,
   ProtocolError,
@@ -74,6 +75,24 @@ export interface HostOptions {
   trace?: TraceSink;
   /** HTTP: the largest response body the host reads (default 32 MiB); a larger one is a protocol error. */
   maxResponseBodyBytes?: number;
+  /**
+   * What a declined sampling round (`approval_denied`) does to the call. `stop` (default): the call
+   * stops with the `approval_denied` error. `fallback`: on 2026-07-28 the call is made again from
+   * the start without declaring sampling, so that a server with a model of its own (`host,builtin`)
+   * serves it (a server without one answers -32021, a `protocol_error`); on 2025-11-25 the server
+   * already got the refusal (-1), and its result is returned.
+   */
+  onDeny?: OnDeny;
+}
+
+export type OnDeny = 'stop' | 'fallback';
+
+/** How a call went on after its sampling round was declined (`onDeny: 'fallback'`). */
+export interface DeclinedSampling {
+  /** The `approval_denied` message. */
+  reason: string;
+  /** `retried_without_sampling` (2026-07-28) or `server_continued` (2025-11-25: the server got -1). */
+  how: 'retried_without_sampling' | 'server_continued';
 }
 
 export interface HostCallOptions {
@@ -88,6 +107,8 @@ export interface HostCallResult {
   rounds: number;
   /** Model spend across the call's rounds. */
   usage: { tokens: number; bytes: number };
+  /** Set when a sampling round was declined and the call went on (`onDeny: 'fallback'`). */
+  declined?: DeclinedSampling;
 }
 
 export interface Discovery {
@@ -158,9 +179,14 @@ export function createHost(options: HostOptions = {}): Host {
   const audit = options.audit ?? silentAuditLog;
   const approver = options.approver ?? DENY_ALL;
 
-  function policiesFor(signal: AbortSignal | undefined): RoundPolicies {
+  const onDeny = options.onDeny ?? 'stop';
+  if (onDeny !== 'stop' && onDeny !== 'fallback') {
+    throw new ModelInputError('config_invalid', `host onDeny must be 'stop' or 'fallback', got ${String(onDeny)}`);
+  }
+
+  function policiesFor(signal: AbortSignal | undefined, declared: ClientCapabilities = capabilities): RoundPolicies {
     return {
-      declared: capabilities,
+      declared,
       limits,
       budget: createCallBudget(budgets),
       approver,
@@ -214,14 +240,17 @@ export function createHost(options: HostOptions = {}): Host {
       name: string,
       args: Record<string, unknown>,
       call: HostCallOptions,
+      declared: ClientCapabilities = capabilities,
     ): Promise<HostCallResult> {
-      const policies = policiesFor(call.signal);
+      const policies = policiesFor(call.signal, declared);
+      // Each 2026-07-28 request declares its own capabilities: a retry without sampling says so in _meta.
+      const meta = declared === capabilities ? undefined : { [CLIENT_CAPABILITIES_META_KEY]: declared };
       const approval = { approvedForCall: false };
       // Served from the SDK's cache within the server's ttlMs.
       const definition = (await listTools()).find((tool) => tool.name === name);
       const checkOutput = createOutputCheck(definition);
       const legDefinition = withoutOutputSchema(definition);
-      let params: Record<string, unknown> = { name, arguments: args };
+      let params: Record<string, unknown> = { name, arguments: args, ...(meta !== undefined && { _meta: meta }) };
       for (let round = 1; ; round++) {
         let answer: unknown;
         try {
@@ -283,6 +312,7 @@ export function createHost(options: HostOptions = {}): Host {
           arguments: args,
           ...(Object.keys(responses).length > 0 && { inputResponses: responses }),
           ...(requestState !== undefined && { requestState }),
+          ...(meta !== undefined && { _meta: meta }),
         };
       }
     }
@@ -306,8 +336,14 @@ export function createHost(options: HostOptions = {}): Host {
             ...(call.signal !== undefined && { signal: call.signal }),
           },
         )) as CallToolResult;
-        session.rethrowStop();
-        return { result, rounds: session.rounds(), usage: session.usage() };
+        const declined = onDeny === 'fallback' ? session.declined() : undefined;
+        if (declined === undefined) session.rethrowStop();
+        return {
+          result,
+          rounds: session.rounds(),
+          usage: session.usage(),
+          ...(declined !== undefined && { declined: { reason: declined.message, how: 'server_continued' as const } }),
+        };
       } catch (error) {
         session.rethrowStop();
         throw asProtocolError(error, name);
@@ -334,8 +370,19 @@ export function createHost(options: HostOptions = {}): Host {
         };
       },
       listTools,
-      callTool: (name, args = {}, call = {}) =>
-        era === 'modern' ? callModern(name, args, call) : callLegacy(name, args, call),
+      callTool: async (name, args = {}, call = {}) => {
+        if (era !== 'modern') return callLegacy(name, args, call);
+        try {
+          return await callModern(name, args, call);
+        } catch (error) {
+          if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
+          const { sampling, ...withoutSampling } = capabilities;
+          if (sampling === undefined) throw error;
+          // From the start, as a new call: the declined round's state is dropped, nothing is answered.
+          const retried = await callModern(name, args, call, withoutSampling);
+          return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
+        }
+      },
       close: () => client.close(),
     };
   }

@@ -8,6 +8,7 @@ export type { HostClientOptions } from './client.js';
 export { clientTransport, splitCommand, targetKey } from './target.js';
 export type { ClientTransportOptions } from './target.js';
 export type {
+  DeclinedSampling,
   Discovery,
   Host,
   HostCallOptions,
@@ -15,6 +16,7 @@ export type {
   HostConnection,
   HostOptions,
   HostTarget,
+  OnDeny,
 } from './createHost.js';
 export { HostError, isHostError } from './hostError.js';
 export type { HostErrorCode, HostErrorDetail } from './hostError.js';

@@ -21,6 +21,8 @@ export const USER_REJECTED_CODE = -1;
 export interface LegacyCallSession {
   /** Throws the policy stop that ended a live request of this call, if any. */
   rethrowStop(): void;
+  /** The `approval_denied` stop of this call (answered -1 to the server), if that was its stop. */
+  declined(): HostError | undefined;
   rounds(): number;
   usage(): { tokens: number; bytes: number };
   end(): void;
@@ -156,6 +158,7 @@ export function createLegacyHandlers(
         rethrowStop: () => {
           if (call.stop !== undefined) throw call.stop;
         },
+        declined: () => (call.stop?.code === 'approval_denied' ? call.stop : undefined),
         rounds: () => call.round,
         usage: () => {
           const { tokens, bytes } = call.policies.budget.totals();

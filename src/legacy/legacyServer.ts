@@ -9,9 +9,11 @@
  * - a client refusal (error -1) turned into a re-entry that knows the host's model is gone, so the
  *   flow can end with an `isError` result naming the refusal, or continue on a server-owned model;
  * - the `initialize`-declared capabilities as the request's own (a legacy request has no `_meta`);
- * - on a re-entry, an invalid-params failure of the flow (the client's model answered unusably, or
- *   answered after the call's sealed state expired) as an `isError` result: the client sent no such
- *   params, so a -32602 about `inputResponses`/`requestState` would name things it never saw;
+ * - on a re-entry, an invalid-params failure about params the client never sent (its answer came back
+ *   after the call's sealed state expired, or was not a sampling result) as an `isError` result: a
+ *   -32602 about `inputResponses`/`requestState` would name things it never saw. An unusable answer
+ *   of the client's model stays -32602 (`UnusableAnswerError`, as on 2026-07-28) unless a server-owned
+ *   model answers that step instead;
  * - at most `maxCallsInFlight` legacy tool calls at once per connection: each may hold a live
  *   sampling request open (for as long as the client keeps sending progress), so their number is bounded.
  */
@@ -38,6 +40,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { InputResponseError, RequestStateRejectedError } from '../flows/roundErrors.js';
+import { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 import type { EraRequestView, ToolCallOutcome } from '../server/era.js';
 import { printable } from '../protocol/sanitize.js';
 import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
@@ -77,6 +80,9 @@ function toolError(text: string): CallToolResult {
  * inputs were the shim's (the client's sampling answers and our own sealed state), not its params.
  */
 function reentryFailure(tool: string, error: unknown): CallToolResult | undefined {
+  // An unusable answer from the client's model is -32602 with the input key and the reason on both
+  // revisions (its message names neither inputResponses nor requestState).
+  if (error instanceof UnusableAnswerError) return undefined;
   if (error instanceof RequestStateRejectedError) {
     return toolError(
       `${tool} stopped: the client's sampling answer came back after this call's state had expired ` +

@@ -127,3 +127,22 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
     sourceFor: (_key, capabilities) => firstServing(list, capabilities),
   };
 }
+
+/** What a plan can do for requests with and without sampling, over the given input keys. */
+export interface PlanReach {
+  /** Some key is served by the host's model when the request declares sampling (state is minted). */
+  usesHost: boolean;
+  /** Some key has no source unless the request declares sampling (such clients get -32021). */
+  needsSampling: boolean;
+}
+
+export function planReach(plan: ModelPlan, keys: readonly string[]): PlanReach {
+  return {
+    usesHost: keys.some((key) => plan.sourceFor(key, { sampling: {} })?.kind === 'host'),
+    needsSampling: keys.some((key) => plan.sourceFor(key, {}) === undefined),
+  };
+}
+
+/** Said at start-up and once per refused client when some step can only be served by the host's model. */
+export const SAMPLING_ONLY_HINT =
+  '--model host,builtin (or host,openai:MODEL / host,anthropic:MODEL) would serve them with a server-side model';

@@ -9,7 +9,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
 import { isPlainObject } from './json.js';
-import { SUPPORTED_VERSIONS } from './revisions.js';
+import { LEGACY_REVISION, SUPPORTED_VERSIONS } from './revisions.js';
 
 /** A JSON-RPC error the gate answers with, before any server instance sees the request. */
 export interface EnvelopeRejection {
@@ -32,9 +32,21 @@ export function hasEnvelopeClaim(params: unknown): boolean {
  * Callers apply it to requests only (a message with an `id`); notifications are never answered.
  * `initialize` is passed through: the legacy era is decided by the serving entry.
  */
-export function checkRequestEnvelope(method: string, params: unknown): EnvelopeRejection | undefined {
+export function checkRequestEnvelope(
+  method: string,
+  params: unknown,
+  options: EnvelopeOptions = {},
+): EnvelopeRejection | undefined {
   if (method === 'initialize') return undefined;
-  return checkEnvelopeMeta(params) ?? checkInputResponses((params as Record<string, unknown>)['inputResponses']);
+  return (
+    checkEnvelopeMeta(params, options.legacy ?? true) ??
+    checkInputResponses((params as Record<string, unknown>)['inputResponses'])
+  );
+}
+
+export interface EnvelopeOptions {
+  /** Whether the front serves 2025-11-25 clients through `initialize` (default true): the -32022 message says so. */
+  legacy?: boolean;
 }
 
 /**
@@ -42,13 +54,30 @@ export function checkRequestEnvelope(method: string, params: unknown): EnvelopeR
  * without one for the 2025-11-25 handshake, whatever else its `_meta` holds.
  */
 export function carriesValidEnvelope(params: unknown): boolean {
-  return hasEnvelopeClaim(params) && checkEnvelopeMeta(params) === undefined;
+  return hasEnvelopeClaim(params) && checkEnvelopeMeta(params, true) === undefined;
 }
 
-function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
+/** Revisions served through `initialize` on the same endpoint (the legacy adapter), when it is on. */
+const HANDSHAKE_REVISIONS: readonly string[] = [LEGACY_REVISION];
+
+function unsupportedVersionMessage(version: string, legacy: boolean): string {
+  const base = `Unsupported protocol version: ${version} (per-request _meta serves ${SUPPORTED_VERSIONS.join(', ')})`;
+  if (!HANDSHAKE_REVISIONS.includes(version)) return base;
+  return legacy
+    ? `${base}; a ${version} client opens with initialize on the same endpoint instead`
+    : `${base}; this server does not serve ${version} clients (legacy serving is off)`;
+}
+
+function checkEnvelopeMeta(params: unknown, legacy: boolean): EnvelopeRejection | undefined {
   const meta = isPlainObject(params) ? params['_meta'] : undefined;
   if (!isPlainObject(meta)) {
-    return { code: -32602, message: 'Invalid params: the request has no _meta envelope', data: { missing: ['_meta'] } };
+    return {
+      code: -32602,
+      message:
+        `Invalid params: the request has no _meta envelope; revision 2026-07-28 requires params._meta with ` +
+        `${PROTOCOL_VERSION_META_KEY} ("2026-07-28") and ${CLIENT_CAPABILITIES_META_KEY} ({} for none)`,
+      data: { missing: ['_meta'], required: [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY] },
+    };
   }
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (version === undefined) {
@@ -68,7 +97,7 @@ function checkEnvelopeMeta(params: unknown): EnvelopeRejection | undefined {
   if (!SUPPORTED_VERSIONS.includes(version)) {
     return {
       code: -32022,
-      message: `Unsupported protocol version: ${version}`,
+      message: unsupportedVersionMessage(version, legacy),
       data: { supported: [...SUPPORTED_VERSIONS], requested: version },
     };
   }

@@ -4,6 +4,7 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -18,6 +19,7 @@ import { z } from 'zod';
 
 import type { AnyToolDefinition, ToolContext } from '../flows/tool.js';
 import type { EraRequestView, ServerEra } from './era.js';
+import { describeUnknownArguments, unknownArgumentsMessage } from './unknownArguments.js';
 
 export const SERVER_NAME = 'mcp-model-input';
 
@@ -48,9 +50,11 @@ export interface ServerFactoryOptions {
 export function toolContextOf(ctx: ServerContext, principal: string, legacy?: EraRequestView): ToolContext {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
   return {
     principal,
+    ...(typeof info?.name === 'string' && { clientName: info.name }),
     clientCapabilities: legacy?.clientCapabilities ?? declared ?? {},
     requestState: ctx.mcpReq.requestState(),
     inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
@@ -132,6 +136,17 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       }
       const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
       if (!parsed.success) {
+        const unknown = parsed.error.issues.flatMap((issue) =>
+          issue.code === 'unrecognized_keys' && issue.path.length === 0 ? issue.keys : [],
+        );
+        if (unknown.length > 0) {
+          const described = describeUnknownArguments(unknown, Object.keys(tool.inputSchema.shape));
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            unknownArgumentsMessage(tool.name, described),
+            described,
+          );
+        }
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,

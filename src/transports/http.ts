@@ -65,12 +65,17 @@ function bearerToken(request: Request): string | undefined {
  * before the envelope gate, whose -32022 would otherwise answer a mismatched request. The SDK
  * checks the Mcp-Method and Mcp-Name headers itself.
  */
-function versionHeaderMismatch(request: Request, params: unknown): string | undefined {
+function versionHeaderMismatch(request: Request, params: unknown): { message: string; data: unknown } | undefined {
   const header = request.headers.get('mcp-protocol-version');
   const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   const body = meta?.[PROTOCOL_VERSION_META_KEY];
   if (header === null || typeof body !== 'string' || header === body) return undefined;
-  return `Header mismatch: MCP-Protocol-Version is '${header}' but _meta names '${body}'`;
+  // The SDK's own -32020 shape: `data.mismatch` names the header value and what the body says.
+  const said = `the body envelope names protocol version ${body} but the MCP-Protocol-Version header names ${header}`;
+  return {
+    message: `Bad Request: the request headers and body disagree: ${said}`,
+    data: { mismatch: { header, body: said } },
+  };
 }
 
 export function createHttpFront(options: HttpFrontOptions): HttpFront {
@@ -152,8 +157,8 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       (typeof message.id === 'string' || typeof message.id === 'number')
     ) {
       const mismatch = versionHeaderMismatch(request, message.params);
-      if (mismatch !== undefined) return jsonRpcError(400, -32020, mismatch, message.id);
-      const rejection = checkRequestEnvelope(message.method, message.params);
+      if (mismatch !== undefined) return jsonRpcError(400, -32020, mismatch.message, message.id, mismatch.data);
+      const rejection = checkRequestEnvelope(message.method, message.params, { legacy: legacy !== undefined });
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }

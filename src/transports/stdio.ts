@@ -43,7 +43,7 @@ export class EnvelopeGatedTransport implements Transport {
         typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number');
       if (verdict === 'gate' && isRequest) {
         const method = request.method as string;
-        const rejection = checkRequestEnvelope(method, request.params);
+        const rejection = checkRequestEnvelope(method, request.params, { legacy: this.eras !== undefined });
         if (rejection !== undefined) {
           this.#answer(request.id, rejection);
           return;

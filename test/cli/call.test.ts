@@ -271,6 +271,7 @@ describe('help', () => {
         '--host-model',
         '--approve',
         '--max-rounds',
+        '--on-deny',
         '--audit',
         '--root',
         '--trace',
@@ -321,5 +322,38 @@ describe('call and discover against our own server over stdio', () => {
     } finally {
       pty.kill();
     }
+  });
+
+  it('--on-deny: stop exits 3 on a declined round; fallback calls again without sampling (host,builtin serves it)', async () => {
+    const withFallback = `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host,builtin --quiet`;
+    const stopped = await cli(['call', 'summarize_repo', '--stdio', withFallback, '--approve', 'deny']);
+    expect(stopped.code).toBe(3);
+    expect(stopped.stderr).toContain('call stopped (approval_denied)');
+
+    const served = await cli([
+      'call',
+      'summarize_repo',
+      '--stdio',
+      withFallback,
+      '--approve',
+      'deny',
+      '--on-deny',
+      'fallback',
+      '--json',
+    ]);
+    expect(served.code).toBe(0);
+    expect(served.stderr).toContain('the call was made again without declaring sampling (--on-deny fallback)');
+    const outcome = JSON.parse(served.stdout) as {
+      rounds: number;
+      declined: { how: string };
+      result: { structuredContent: { summary: string } };
+    };
+    expect(outcome.rounds).toBe(0);
+    expect(outcome.declined.how).toBe('retried_without_sampling');
+    expect(outcome.result.structuredContent.summary).toContain('sample-widget');
+
+    const bad = await cli(['call', 'summarize_repo', '--stdio', withFallback, '--on-deny', 'later']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--on-deny must be stop or fallback');
   });
 });

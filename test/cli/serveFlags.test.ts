@@ -15,6 +15,7 @@ import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 let scratch: string;
@@ -47,7 +48,7 @@ describe('serve flags on stdio', () => {
     const late = await channel.send(
       call(2, { requestState: first.message?.['result'].requestState, inputResponses: pickAnswer }),
     );
-    expect(late.message?.['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(late.message?.['error']).toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
     await channel.close();
     expect(channel.stderr()).toContain('request state rejected (expired)');
   });

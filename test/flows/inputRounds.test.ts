@@ -97,4 +97,26 @@ describe('input rounds', () => {
     expect(result.resultType).toBe('input_required');
     expect(result.requestState).toBeUndefined();
   });
+
+  it('inputResponses without requestState: refused where state is always minted, a fresh start for stateless rounds', () => {
+    const answered = request({ inputResponses: { name: { action: 'accept', content: { n: 'x' } } } });
+    // A handler that always seals state (the flow engine): the answer cannot belong to anything it asked.
+    let message = '';
+    try {
+      openRound(answered, target, { ...options, requireState: true }, () => ({}));
+    } catch (error) {
+      message = (error as ProtocolError).message;
+      expect((error as ProtocolError).code).toBe(-32602);
+    }
+    expect(message).toContain('demo: inputResponses without requestState');
+    // No responses at all is an ordinary first call.
+    expect(openRound(request(), target, { ...options, requireState: true }, () => ({ s: 0 })).state).toEqual({ s: 0 });
+    // A handler that runs its rounds without state (askWithoutState) reads the retry's answers itself.
+    expect(openRound(answered, target, options, () => ({ s: 0 }))).toEqual({
+      state: { s: 0 },
+      round: 0,
+      responses: {},
+      missing: [],
+    });
+  });
 });

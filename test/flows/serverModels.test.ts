@@ -118,7 +118,7 @@ describe('summarize_repo on server-owned providers', () => {
     const repair = openai.requests[1]?.body.messages as Array<{ role: string; content: string }>;
     expect(repair.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(repair[2]?.content).toBe('Sure! I would read the README first.');
-    expect(repair[3]?.content).toContain('the answer is not JSON');
+    expect(repair[3]?.content).toContain('the answer holds no JSON array of file paths');
     expect(repair[3]?.content).toContain('at most 2 file paths');
     await channel.close();
   });
@@ -362,19 +362,47 @@ describe('choosing the source per request and per step', () => {
     await channel.close();
   });
 
-  it("an unusable pick from the host's model stays the client's error (-32602), never repaired", async () => {
+  it("an unusable pick from the host's model is answered by the provider after host, never repaired; noted", async () => {
     const { channel } = serve('host,openai:m');
+    const answer = (text: string) => ({ role: 'assistant', content: { type: 'text', text }, model: 'h' });
     const first = await call(channel, { sampling: {} });
-    const bad = await call(
+    const next = await call(
       channel,
       { sampling: {} },
-      {
-        requestState: first.requestState,
-        inputResponses: { pick_files: { role: 'assistant', content: { type: 'text', text: 'prose' }, model: 'h' } },
-      },
+      { requestState: first.requestState, inputResponses: { pick_files: answer('prose') } },
     );
-    expect(bad.error.code).toBe(-32602);
-    expect(openai.requests).toHaveLength(0);
+    // The provider picked (one call, the pick prompt as the host got it, no repair turn); the host still summarizes.
+    expect(openai.requests).toHaveLength(1);
+    expect(openai.requests[0]?.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    expect(Object.keys(next.inputRequests)).toEqual(['summary']);
+    const done = await call(
+      channel,
+      { sampling: {} },
+      { requestState: next.requestState, inputResponses: { summary: answer('A widget.') } },
+    );
+    expect(done.structuredContent.model).toBe('h');
+    expect(done.structuredContent.usage.calls).toBe(1);
+    expect(done.structuredContent.notes).toEqual([
+      expect.stringMatching(
+        /^The client's model gave an unusable answer for 'pick_files' \(the answer holds no JSON array.*\); the server's own model \(openai:m\) answered that step instead\.$/,
+      ),
+    ]);
+    expect(texts(done).at(-1)).toBe(`Note: ${done.structuredContent.notes[0]}`);
     await channel.close();
+
+    // The host alone: the same answer is the client's error, with the input key and the reason in data.
+    const hostOnly = serve('host');
+    const again = await call(hostOnly.channel, { sampling: {} });
+    const bad = await call(
+      hostOnly.channel,
+      { sampling: {} },
+      { requestState: again.requestState, inputResponses: { pick_files: answer('prose') } },
+    );
+    expect(bad.error).toMatchObject({
+      code: -32602,
+      data: { key: 'pick_files', reason: expect.stringContaining('no JSON array of file paths') },
+    });
+    expect(openai.requests).toHaveLength(1);
+    await hostOnly.channel.close();
   });
 });

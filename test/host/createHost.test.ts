@@ -16,7 +16,7 @@ import { isHostError } from '../../src/host/hostError.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import type { Approver, ApprovalRound } from '../../src/host/types.js';
-import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
+import { BUILTIN_MODEL_NAME, createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { createScriptedModel } from '../../src/models/scripted.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
@@ -315,5 +315,126 @@ describe('createHost against a 2025-11-25 server: concurrent calls', () => {
     } finally {
       await connection.close();
     }
+  });
+});
+
+describe('a declined sampling round (onDeny)', () => {
+  const denying: Approver = { review: () => Promise.resolve({ kind: 'deny', reason: 'the user said no' }) };
+  const hostWith = (onDeny?: 'stop' | 'fallback') =>
+    createHost({
+      models: [
+        {
+          id: 'scripted',
+          model: createScriptedModel({ 'sampling/createMessage': '["README.md"]' }),
+          ...TIER_ATTRIBUTES.balanced,
+        },
+      ],
+      approver: denying,
+      rateLimiter: privateLimiter(),
+      ...(onDeny !== undefined && { onDeny }),
+    });
+  const httpTarget = (model: string) => {
+    const front = createTestFront({ root: repo.root, model });
+    return {
+      front,
+      target: {
+        kind: 'http' as const,
+        url: 'http://localhost/mcp',
+        fetch: (u: string | URL, i?: RequestInit) => front.fetch(new Request(u, i)),
+      },
+    };
+  };
+  const stdioTarget = (model: string) => ({
+    kind: 'stdio' as const,
+    command: process.execPath,
+    args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', model, '--quiet'],
+  });
+  const stopCode = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      if (!isHostError(error)) throw error;
+      return { code: error.code, rpcCode: error.detail.rpcCode };
+    }
+    return undefined;
+  };
+
+  it.each(['http', 'stdio'] as const)('stop (default) over %s: approval_denied ends the call', async (kind) => {
+    const { front, target } =
+      kind === 'http' ? httpTarget('host,builtin') : { front: undefined, target: stdioTarget('host,builtin') };
+    const connection = await hostWith().connect(target);
+    try {
+      expect(await stopCode(connection.callTool('summarize_repo', {}))).toEqual({
+        code: 'approval_denied',
+        rpcCode: undefined,
+      });
+    } finally {
+      await connection.close();
+      await front?.close();
+    }
+  });
+
+  it.each(['http', 'stdio'] as const)(
+    'fallback over %s: the call is made again without sampling, and host,builtin serves it',
+    async (kind) => {
+      const { front, target } =
+        kind === 'http' ? httpTarget('host,builtin') : { front: undefined, target: stdioTarget('host,builtin') };
+      const connection = await hostWith('fallback').connect(target);
+      try {
+        const outcome = await connection.callTool('summarize_repo', {});
+        expect(outcome.result.isError).not.toBe(true);
+        // No round: the retry declared no sampling, so the server's own model answered inline.
+        expect(outcome.rounds).toBe(0);
+        expect(outcome.declined).toEqual({
+          reason: expect.stringContaining('the user said no'),
+          how: 'retried_without_sampling',
+        });
+        expect((outcome.result.structuredContent as { model: string }).model).toBe(BUILTIN_MODEL_NAME);
+      } finally {
+        await connection.close();
+        await front?.close();
+      }
+    },
+  );
+
+  it('fallback against --model host alone: the retry gets -32021 (the server has no model of its own)', async () => {
+    const { front, target } = httpTarget('host');
+    const connection = await hostWith('fallback').connect(target);
+    try {
+      expect(await stopCode(connection.callTool('summarize_repo', {}))).toEqual({
+        code: 'protocol_error',
+        rpcCode: -32021,
+      });
+    } finally {
+      await connection.close();
+      await front.close();
+    }
+  });
+
+  it('on a 2025-11-25 server the refusal (-1) reaches it: stop throws, fallback returns what the server made of it', async () => {
+    const connect = (onDeny: 'stop' | 'fallback') =>
+      hostWith(onDeny).connect({ kind: 'stdio', command: process.execPath, args: [LEGACY_SERVER] });
+    const stopping = await connect('stop');
+    try {
+      expect((await stopCode(stopping.callTool('ask', {})))?.code).toBe('approval_denied');
+    } finally {
+      await stopping.close();
+    }
+    const continuing = await connect('fallback');
+    try {
+      const outcome = await continuing.callTool('ask', {});
+      // This server has no model of its own: its tool failed on the refusal, and says so.
+      expect(outcome.result.isError).toBe(true);
+      expect(outcome.declined).toEqual({
+        reason: expect.stringContaining('the user said no'),
+        how: 'server_continued',
+      });
+    } finally {
+      await continuing.close();
+    }
+  });
+
+  it('refuses an onDeny that is neither stop nor fallback', () => {
+    expect(() => createHost({ onDeny: 'retry' as never })).toThrow(/onDeny must be 'stop' or 'fallback'/);
   });
 });

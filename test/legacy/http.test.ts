@@ -188,17 +188,22 @@ describe('a 2025-11-25 client over HTTP', () => {
     await front.close();
   });
 
-  it('an unusable sampling answer, or one that comes back after the state expired, is an isError result', async () => {
-    // The client sent no inputResponses or requestState: a -32602 naming them would be a protocol error
-    // about params it never sent. It gets a tool result saying what went wrong instead.
+  it('an unusable sampling answer is -32602 with the input key and reason, as on 2026-07-28; a late one is an isError result', async () => {
+    // One behaviour on both revisions: the client's model answered unusably and no server-owned model
+    // can answer instead. The message names neither inputResponses nor requestState (never sent here).
     const unusable = legacyFront();
     const garbled = await answeringPeer(unusable.front, async () => 'README.md, probably');
-    const result = await garbled.client.callTool({ name: 'summarize_repo', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(texts(result).join('\n')).toContain(
-      "the client's model gave an unusable answer to the sampling request for 'pick_files': the answer is not JSON",
+    const failure = await garbled.client.callTool({ name: 'summarize_repo', arguments: {} }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; message?: string; data?: unknown },
     );
-    expect(texts(result).join('\n')).not.toContain('inputResponses');
+    expect(failure?.code).toBe(-32602);
+    expect(failure?.data).toEqual({
+      key: 'pick_files',
+      reason: expect.stringContaining('no JSON array of file paths'),
+    });
+    expect(failure?.message).toContain("unusable answer for input 'pick_files'");
+    expect(failure?.message).not.toMatch(/inputResponses|requestState/);
     await garbled.client.close();
     await unusable.front.close();
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
 import { createTestFront, openChannel } from '../helpers/servers.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 const SAMPLING = { sampling: {} };
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -160,7 +161,7 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
       { audience: 'executive' },
       { inputResponses: { pick_files: answer('["README.md"]') }, requestState: state },
     );
-    expect(changed.message?.['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(changed.message?.['error']).toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
 
     const flipped = state.slice(0, -3) + (state.endsWith('A') ? 'B' : 'A') + state.slice(-2);
     for (const bad of [flipped, 'not-a-state', 'x'.repeat(10_000)]) {
@@ -168,7 +169,7 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
         { audience: 'developer' },
         { inputResponses: { pick_files: answer('["README.md"]') }, requestState: bad },
       );
-      expect(reply.message?.['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+      expect(reply.message?.['error']).toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
     }
   });
 });

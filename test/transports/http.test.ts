@@ -16,6 +16,7 @@ import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 beforeAll(async () => {
@@ -110,7 +111,7 @@ describe('HTTP front', () => {
         },
       };
       const asBob = await callAs('bob-token-0123456789ab', 2, retry);
-      expect(asBob.message?.['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+      expect(asBob.message?.['error']).toMatchObject({ code: -32602, message: REJECTED_STATE_MESSAGE });
       const asAlice = await callAs('alice-token-0123456789', 3, retry);
       expect(asAlice.message?.['result'].inputRequests).toHaveProperty('summary');
       await front.close();

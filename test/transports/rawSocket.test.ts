@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer, type RunningHttpServer } from '../helpers/processes.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
+import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdefgh';
@@ -182,7 +183,7 @@ describe('HTTP on a real socket', () => {
     const replay = await call(2, BOB, retry);
     expect(JSON.parse(replay.body)).toMatchObject({
       id: 2,
-      error: { code: -32602, message: 'Invalid or expired requestState' },
+      error: { code: -32602, message: REJECTED_STATE_MESSAGE },
     });
     const own = JSON.parse((await call(3, ALICE, retry)).body) as { result: { inputRequests: object } };
     expect(own.result.inputRequests).toHaveProperty('summary');

@@ -15,6 +15,7 @@ import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { parsePickText, validatePick, type PickValidation } from './pickAnswer.js';
+import { checkSummaryText } from './summaryAnswer.js';
 import {
   buildPickRequest,
   buildSummaryRequest,
@@ -174,7 +175,10 @@ export function createSummarizeRepoFlow(
     async prepare(args, state) {
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
       const repo = await repository();
-      const read = await repo.read(state.picked, readBudgetOf(budgets));
+      // Prepared again when a server-owned model answers in place of the host's: the same files, once counted.
+      const prepared = state.files !== undefined;
+      const paths = state.files?.map((file) => file.path) ?? state.picked;
+      const read = await repo.read(paths, readBudgetOf(budgets));
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -187,13 +191,19 @@ export function createSummarizeRepoFlow(
       return {
         params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),
         // The read files carry the picked paths from here on: one copy in the sealed state, not two.
-        state: { ...state, picked: [], files, skipped: mergeSkipped(state.skipped, compactSkipped(read.skipped)) },
+        state: {
+          ...state,
+          picked: [],
+          files,
+          skipped: prepared ? state.skipped : mergeSkipped(state.skipped, compactSkipped(read.skipped)),
+        },
       };
     },
     async accept(args, state, answer) {
       if (state.phase !== 'summary') throw new Error('summary step in the wrong phase');
-      const answered = answerText(answer).trim();
-      if (answered.length === 0) throw new FlowAnswerError(SUMMARY_KEY, 'the summary is empty');
+      const checked = checkSummaryText(answerText(answer));
+      if (checked.kind === 'unusable') throw new FlowAnswerError(SUMMARY_KEY, checked.reason);
+      const answered = checked.text;
       // A host's model may ignore maxTokens: the final text is cut to the result budget (about 25,000 tokens).
       const { text, cut } = await capResultText(answered, budgets.resultTokens);
       const notes =
@@ -232,6 +242,7 @@ export function createSummarizeRepoFlow(
     initial: () => ({ phase: 'pick' }),
     step: (state) => (state.phase === 'pick' ? pick : summary),
     usageField: 'usage',
+    notesField: 'notes',
     builtin: createBuiltinModel(),
   };
 }

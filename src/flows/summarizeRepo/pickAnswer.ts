@@ -1,9 +1,9 @@
 /** Parsing and validating the model's `pick_files` answer. Untrusted text in, candidate paths out. */
 import type { Repository } from '../../repo/index.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
+import { findPickList, type PickEntry } from './pickList.js';
 import { PICK_KEY } from './schema.js';
 
-const FENCE = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/;
 const MAX_REPORTED = 8;
 const MAX_REPORTED_LENGTH = 120;
 /** Longer entries are dropped: real paths are shorter, and the picked paths travel in the sealed state. */
@@ -15,22 +15,13 @@ export interface PickValidation {
 }
 
 /**
- * The JSON array in the answer text (a single ```json fence is tolerated). Entries that are not
+ * The file list in the answer text (see pickList.ts for what is accepted). Entries that are not
  * strings are kept as their JSON text so they are reported as dropped, never used as paths.
  */
-export function parsePickText(text: string): Array<string | { notAPath: string }> {
-  const fenced = FENCE.exec(text);
-  const body = (fenced?.[1] ?? text).trim();
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw new FlowAnswerError(PICK_KEY, 'the answer is not JSON (expected a JSON array of file paths)');
-  }
-  if (!Array.isArray(value)) throw new FlowAnswerError(PICK_KEY, 'the answer is not a JSON array of file paths');
-  return value.map((entry) =>
-    typeof entry === 'string' ? entry : { notAPath: JSON.stringify(entry) ?? String(entry) },
-  );
+export function parsePickText(text: string): PickEntry[] {
+  const found = findPickList(text);
+  if (found.kind === 'unusable') throw new FlowAnswerError(PICK_KEY, found.reason);
+  return found.entries;
 }
 
 function report(entry: string): string {
@@ -43,7 +34,7 @@ function report(entry: string): string {
  */
 export async function validatePick(
   repo: Repository,
-  entries: ReadonlyArray<string | { notAPath: string }>,
+  entries: readonly PickEntry[],
   subPath: string | undefined,
   maxFiles: number,
 ): Promise<PickValidation> {

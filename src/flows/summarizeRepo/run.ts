@@ -35,6 +35,8 @@ export async function runSummarizeRepo(
   options: SummarizeRepoToolOptions,
   args: SummarizeRepoArgs,
   ctx: ToolContext,
+  /** Told (with the client's self-reported name) when a client without sampling is refused. */
+  onSamplingMissing: (client: string) => void,
 ): Promise<CallToolResult | InputRequiredResult> {
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
   const repository = { ...(cache !== undefined && { cache }), ...options.repository };
@@ -44,6 +46,7 @@ export async function runSummarizeRepo(
       codec: options.codec,
       models: options.models,
       logger: options.logger,
+      onSamplingMissing,
       ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     });
   } catch (error) {

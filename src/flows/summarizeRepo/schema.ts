@@ -5,7 +5,8 @@ export const TOOL_NAME = 'summarize_repo';
 export const PICK_KEY = 'pick_files';
 export const SUMMARY_KEY = 'summary';
 
-export const summarizeRepoInput = z.object({
+/** Strict: an unknown argument (`max_files`) is refused, and the published schema says `additionalProperties: false`. */
+export const summarizeRepoInput = z.strictObject({
   audience: z
     .string()
     .max(200)

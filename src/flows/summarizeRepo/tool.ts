@@ -2,6 +2,8 @@
  * `summarize_repo` as a registered tool: descriptor and argument schema here; the flow behind it (run.ts) is
  * imported at the first call, so a server answers `server/discover` and `tools/list` without loading it.
  */
+import { SAMPLING_ONLY_HINT } from '../../models/sources.js';
+import { printable } from '../../protocol/sanitize.js';
 import { preloadTokenizer } from '../../repo/tokens.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { SummarizeRepoToolOptions } from './run.js';
@@ -9,9 +11,28 @@ import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js'
 
 export type { SummarizeRepoToolOptions };
 
+/** Clients remembered for the once-per-client -32021 log line; past this many, the memory starts over. */
+const MAX_NOTED_CLIENTS = 1000;
+
+/** Logs, once per client (principal and self-reported name), that a client without sampling was refused. */
+function samplingMissingNotice(options: SummarizeRepoToolOptions): (client: string, principal: string) => void {
+  const noted = new Set<string>();
+  return (client, principal) => {
+    const key = JSON.stringify([principal, client]);
+    if (noted.has(key)) return;
+    if (noted.size >= MAX_NOTED_CLIENTS) noted.clear();
+    noted.add(key);
+    options.logger.warn(
+      `${TOOL_NAME}: client '${printable(client).slice(0, 64)}' (principal ${principal}) does not declare sampling ` +
+        `and was refused (-32021) under --model ${options.models.spec}; ${SAMPLING_ONLY_HINT}`,
+    );
+  };
+}
+
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
   // Every call counts tokens: the encoder starts loading now, on its own thread, not in the first call.
   preloadTokenizer();
+  const onSamplingMissing = samplingMissingNotice(options);
   return defineTool({
     name: TOOL_NAME,
     title: 'Summarize repository',
@@ -24,7 +45,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     async run(args, ctx) {
       // The flow, the engine and the repository reader load with the first call, not with the server.
       const { runSummarizeRepo } = await import('./run.js');
-      return runSummarizeRepo(options, args, ctx);
+      return runSummarizeRepo(options, args, ctx, (client) => onSamplingMissing(client, ctx.principal));
     },
   });
 }
