@@ -23,7 +23,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },
   {
-    files: ['src/cli/**', 'bench/**', 'examples/**', 'test/**', 'scripts/**'],
+    files: ['src/cli/**', 'bench/**', 'eval/**', 'examples/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
   {

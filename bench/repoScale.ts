@@ -269,6 +269,33 @@ async function benchRepomix(root: string, ours: { listMs: number; promptBytes: n
   }
 }
 
+/** What the whole-repository facts add to a survey: the same survey with and without them, interleaved. */
+export async function benchFacts(root: string, rounds = ROUNDS): Promise<void> {
+  const without: number[] = [];
+  const withFacts: number[] = [];
+  let facts;
+  for (let round = 0; round <= rounds; round++) {
+    const [plain] = await timed(async () => (await openRepository(root)).survey(undefined, { facts: false }));
+    const [full, survey] = await timed(async () => (await openRepository(root)).survey());
+    facts = survey.facts;
+    if (round === 0) continue;
+    without.push(plain);
+    withFacts.push(full);
+  }
+  const base = median(without);
+  const value = median(withFacts);
+  console.log(
+    `\nRepository facts on ${FILES.toLocaleString('en-US')} files, median of ${rounds} interleaved rounds (ms)`,
+  );
+  console.log('| survey | ms | vs without facts | sizes read | bytes | manifests read |');
+  console.log('|---|---:|---:|---:|---|---:|');
+  console.log(`| without facts (baseline) | ${base.toFixed(0)} | 1.00x | — | — | — |`);
+  console.log(
+    `| with facts | ${value.toFixed(0)} | ${(value / base).toFixed(2)}x | ${facts?.mix.sampled ?? 0} | ` +
+      `${facts?.mix.bytes ?? '—'} | ${facts?.manifests.length ?? 0} |`,
+  );
+}
+
 export async function benchRepoScale(): Promise<void> {
   await mkdir(DATA, { recursive: true });
   const [ms, large] = await timed(() => ensureLargeRepo(DATA, FILES));
@@ -282,6 +309,7 @@ export async function benchRepoScale(): Promise<void> {
     const listMs = await benchListing(large.root);
     await benchMemory(large.root);
     const promptBytes = await benchPickPrompt(smallRoot, large.root);
+    await benchFacts(large.root);
     await benchRepomix(large.root, { listMs, promptBytes });
   } finally {
     await rm(smallRoot, { recursive: true, force: true });

@@ -89,6 +89,8 @@ Summarizes DIR (default: the current directory) with the summarize_repo tool, ru
 and driven by the official MCP client (pinned to 2026-07-28). With the default model, builtin, the
 server answers in one call on its built-in heuristic model: no keys, no network. With --model host
 the server runs its MRTR rounds and the client answers the sampling requests with the built-in model.
+Every model, built-in or not, also gets facts computed from the whole listing: languages by files and
+bytes, layout, manifests and entry points (in the prompts, and under "facts" in --json).
 
 Options:
   --path SUB                 summarize only this sub-directory of DIR

@@ -32,3 +32,15 @@ export type {
   SurveyOptions,
   WalkerReason,
 } from './types.js';
+export type {
+  CommandFact,
+  DirectoryRole,
+  EntryPointFact,
+  LanguageMix,
+  LanguageShare,
+  Layout,
+  LayoutEntry,
+  ManifestFact,
+  ManifestKind,
+  RepoFacts,
+} from './facts/types.js';

@@ -19,6 +19,8 @@ import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
+import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
+import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
 import { runGit, splitNul } from './gitProcess.js';
 import { createLimiter } from './limit.js';
@@ -57,6 +59,9 @@ export const DEFAULT_HISTORY_COMMITS = 50;
 
 /** git output above this (about 2.5 million paths) is not buffered: the walker lists instead. */
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** What is read of each manifest for the facts (a manifest is rarely larger). */
+const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024 };
 
 /** Filesystem operations in flight at once while inspecting. */
 const FS_CONCURRENCY = 32;
@@ -115,7 +120,8 @@ class FsRepository implements Repository {
   async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
     const candidateBytes = numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes');
     const base = await resolveSubPath(this.ctx.root, subPath);
-    if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes)).survey;
+    const withFacts = options.facts !== false;
+    if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes, withFacts)).survey;
     // Everything a survey depends on besides the tree itself.
     const variant = JSON.stringify([
       this.ctx.maxFileBytes,
@@ -123,17 +129,23 @@ class FsRepository implements Repository {
       this.listOptions.useGit && this.listOptions.gitCommand,
       this.historyCommits,
     ]);
-    return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}`, () =>
-      this.surveyBase(base, subPath, candidateBytes),
+    return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}\0${withFacts}`, () =>
+      this.surveyBase(base, subPath, candidateBytes, withFacts),
     );
   }
 
-  private async surveyBase(base: string, subPath: string | undefined, candidateBytes: number): Promise<SurveyRun> {
+  private async surveyBase(
+    base: string,
+    subPath: string | undefined,
+    candidateBytes: number,
+    withFacts: boolean,
+  ): Promise<SurveyRun> {
     const { listing, ignored } = await this.listBase(base, subPath, true);
     // Once the listing is in, git reads the recent history and walks the tree again for its ignored entries,
     // while the paths are scored and the candidates inspected.
     const recent = listing.source.kind === 'git' ? this.recent(listing.base) : Promise.resolve(undefined);
     const ignoredClasses = ignored?.();
+    const facts = withFacts ? this.facts(listing) : undefined;
     const survey = await surveyListing({
       listing,
       recent,
@@ -141,12 +153,36 @@ class FsRepository implements Repository {
       inspect: this.ctx,
       ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
     });
+    const full = facts === undefined ? survey : { ...survey, facts: await facts };
     const more = await ignoredClasses;
-    if (more === undefined || more.length === 0) return { survey, listing };
+    if (more === undefined || more.length === 0) return { survey: full, listing };
     const skips = new SkipCollector();
-    skips.merge(survey.skipped);
+    skips.merge(full.skipped);
     skips.merge(more);
-    return { survey: { ...survey, skipped: skips.toArray() }, listing };
+    return { survey: { ...full, skipped: skips.toArray() }, listing };
+  }
+
+  /** Whole-repository facts from the listing: a bounded size pass and a few manifests read (facts/). */
+  private facts(listing: RepoListing): Promise<RepoFacts> {
+    const prefix = listing.base === '' ? '' : `${listing.base}/`;
+    const local = (path: string): string => path.slice(prefix.length);
+    return (async () => {
+      const sizes = await measureSizes(this.ctx.root, listing.paths, this.ctx.limit, local);
+      const facts = await computeRepoFacts({
+        prefix,
+        paths: prefix === '' ? listing.paths : listing.paths.map(local),
+        sizes,
+        read: async (paths) => {
+          const read = await readFiles(
+            this.ctx.root,
+            paths.map((path) => `${prefix}${path}`),
+            MANIFEST_BUDGET,
+          );
+          return new Map(read.files.map((file) => [local(file.path), file.content]));
+        },
+      });
+      return rebaseFacts(facts, prefix);
+    })();
   }
 
   private async recent(base: string): Promise<Set<string> | undefined> {

@@ -1,4 +1,5 @@
 /** Public types of the deterministic repository reader. */
+import type { RepoFacts } from './facts/types.js';
 
 /** An inspected file: a POSIX path relative to the repository root (no leading `./`) and its size in bytes. */
 export interface RepoFile {
@@ -65,6 +66,8 @@ export interface SurveyOptions {
    * runs out). Default 24 KiB.
    */
   candidateBytes?: number;
+  /** Compute the whole-repository facts (default true). */
+  facts?: boolean;
 }
 
 /** What the pick prompt is built from: an outline of the whole listing plus the best inspected candidates. */
@@ -84,6 +87,8 @@ export interface RepoSurvey {
   history: boolean;
   /** Listing skips plus what the inspection found. */
   skipped: SkippedClass[];
+  /** Whole-repository facts (languages, layout, manifests, entry points), unless turned off. */
+  facts?: RepoFacts;
 }
 
 export interface ReadBudget {

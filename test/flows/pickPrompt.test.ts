@@ -16,7 +16,7 @@ import {
 import type { SummarizeRepoArgs } from '../../src/flows/summarizeRepo/schema.js';
 import { parseFileBlocks } from '../../src/flows/summarizeRepo/builtin/fileBlocks.js';
 import { parsePickPrompt } from '../../src/flows/summarizeRepo/builtin/pick.js';
-import { countTokens, openRepository, type RepoSurvey } from '../../src/repo/index.js';
+import { countTokens, openRepository, type RepoFacts, type RepoSurvey } from '../../src/repo/index.js';
 import { buildOutline } from '../../src/repo/outline.js';
 import { rankFiles } from '../../src/repo/rank.js';
 import { TempDirs, writeTree } from '../repo/fixture.js';
@@ -78,6 +78,57 @@ describe('pick prompt', () => {
     expect(small.listed).toBeGreaterThan(5);
     const large = buildPickRequest({ repoName: 'r', audience: 'a', maxFiles: 2, survey, budgetBytes: 64 * 1024 });
     expect(large.listed).toBeGreaterThan(small.listed * 10);
+  });
+
+  it('keeps the repository facts within the budget too, and the candidates readable after them', () => {
+    const facts: RepoFacts = {
+      files: 100_002,
+      mix: {
+        languages: [{ language: 'TypeScript', files: 100_000, bytes: 9_000_000 }],
+        main: { language: 'TypeScript', of: 'code' },
+        documentation: { files: 1, languages: ['Markdown'] },
+        vendored: 0,
+        generated: 0,
+        other: 1,
+        bytes: 'estimated',
+        sampled: 5000,
+      },
+      layout: {
+        directories: Array.from({ length: 12 }, (_, i) => ({
+          dir: `${'deep-'.repeat(30)}${i}/`,
+          files: 9,
+          role: 'source' as const,
+        })),
+        rest: { dirs: 80, files: 900 },
+        rootFiles: 2,
+      },
+      manifests: Array.from({ length: 8 }, (_, i) => ({
+        path: `${'m/'.repeat(60)}package${i}.json`,
+        kind: 'npm' as const,
+        language: 'TypeScript',
+        name: 'x'.repeat(100),
+      })),
+      entryPoints: Array.from({ length: 6 }, (_, i) => ({
+        path: `src/${'e'.repeat(200)}${i}.ts`,
+        via: 'package.json `exports`',
+      })),
+      commands: [],
+      project: { name: { value: 'x'.repeat(100), from: 'package.json name' } },
+    };
+    for (const budgetBytes of [1024, 4096, DEFAULT_BUDGETS.pickPromptBytes]) {
+      const survey = { ...syntheticSurvey(100_000), facts };
+      const { params, listed } = buildPickRequest({
+        repoName: 'big',
+        audience: 'developer',
+        maxFiles: 3,
+        survey,
+        budgetBytes,
+      });
+      const text = textOf(params);
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(budgetBytes);
+      expect(parsePickPrompt(text).candidates).toHaveLength(listed);
+      if (budgetBytes >= 4096) expect(text).toContain('- Main language: TypeScript');
+    }
   });
 
   it('validates budgets', () => {

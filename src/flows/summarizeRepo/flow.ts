@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { createBuiltinModel } from './builtin/model.js';
 import { choosePicks } from './builtin/pick.js';
-import type { Repository, SkippedClass } from '../../repo/index.js';
+import type { RepoFacts, Repository, SkippedClass } from '../../repo/index.js';
 import type { RankInput } from '../../repo/rank.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
@@ -121,6 +121,18 @@ export function createSummarizeRepoFlow(
   const repoName = (repo: Repository, args: SummarizeRepoArgs): string =>
     basename(args.path ? `${repo.root}/${args.path}` : repo.root);
   const audienceOf = (args: SummarizeRepoArgs): string => args.audience?.trim() || DEFAULT_AUDIENCE;
+  // The facts are not carried in the sealed state (it stays small): a later round on a new flow instance
+  // lists again (no inspection) and computes them anew; within one instance they are computed once.
+  const factsByPath = new Map<string, Promise<RepoFacts | undefined>>();
+  const factsOf = (args: SummarizeRepoArgs): Promise<RepoFacts | undefined> => {
+    const key = args.path ?? '';
+    let facts = factsByPath.get(key);
+    if (facts === undefined) {
+      facts = repository().then(async (repo) => (await repo.survey(args.path, { candidateBytes: 0 })).facts);
+      factsByPath.set(key, facts);
+    }
+    return facts;
+  };
 
   const pick: ModelStep<SummarizeRepoArgs, SummarizeState> = {
     key: PICK_KEY,
@@ -128,6 +140,7 @@ export function createSummarizeRepoFlow(
       const repo = await repository();
       // Outline plus the best inspected candidates, within the pick prompt's byte budget at any repository size.
       const survey = await repo.survey(args.path, { candidateBytes: budgets.pickPromptBytes });
+      factsByPath.set(args.path ?? '', Promise.resolve(survey.facts));
       if (survey.candidates.length === 0) return nothingToSummarize(survey.base);
       const { params, listed } = buildPickRequest({
         repoName: repoName(repo, args),
@@ -163,7 +176,12 @@ export function createSummarizeRepoFlow(
         // A fallback follows its own prepare in the same call (server-owned models run inline).
         const candidates =
           offered ?? (await repo.survey(args.path, { candidateBytes: budgets.pickPromptBytes })).candidates;
-        const ranked = choosePicks({ candidates, limit: args.maxFiles });
+        // The primary manifest and entry point from the facts come right after the README, as the built-in model picks.
+        const facts = await factsOf(args);
+        const preferred = [facts?.manifests[0]?.path, facts?.entryPoints[0]?.path].filter(
+          (path): path is string => path !== undefined,
+        );
+        const ranked = choosePicks({ candidates, limit: args.maxFiles, preferred });
         const validation = await validatePick(repo, ranked, args.path, args.maxFiles);
         return { next: { ...summaryPhase(state, validation), fallback: reason } };
       },
@@ -178,7 +196,7 @@ export function createSummarizeRepoFlow(
       // Prepared again when a server-owned model answers in place of the host's: the same files, once counted.
       const prepared = state.files !== undefined;
       const paths = state.files?.map((file) => file.path) ?? state.picked;
-      const read = await repo.read(paths, readBudgetOf(budgets));
+      const [read, facts] = await Promise.all([repo.read(paths, readBudgetOf(budgets)), factsOf(args)]);
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -189,7 +207,12 @@ export function createSummarizeRepoFlow(
         ...(encoding !== 'utf8' && { encoding }),
       }));
       return {
-        params: buildSummaryRequest({ repoName: repoName(repo, args), audience: audienceOf(args), files: read.files }),
+        params: buildSummaryRequest({
+          repoName: repoName(repo, args),
+          audience: audienceOf(args),
+          files: read.files,
+          ...(facts !== undefined && { facts }),
+        }),
         // The read files carry the picked paths from here on: one copy in the sealed state, not two.
         state: {
           ...state,
@@ -205,7 +228,7 @@ export function createSummarizeRepoFlow(
       if (checked.kind === 'unusable') throw new FlowAnswerError(SUMMARY_KEY, checked.reason);
       const answered = checked.text;
       // A host's model may ignore maxTokens: the final text is cut to the result budget (about 25,000 tokens).
-      const { text, cut } = await capResultText(answered, budgets.resultTokens);
+      const [{ text, cut }, facts] = await Promise.all([capResultText(answered, budgets.resultTokens), factsOf(args)]);
       const notes =
         state.fallback === undefined
           ? []
@@ -225,6 +248,7 @@ export function createSummarizeRepoFlow(
         skipped: state.skipped,
         pickedBy: state.fallback === undefined ? 'model' : 'builtin_ranking',
         notes,
+        ...(facts !== undefined && { facts }),
       };
       return {
         done: {

@@ -6,10 +6,11 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { ModelInputError } from '../../errors.js';
-import type { OutlineEntry, ReadBudget, ReadFileResult, RepoSurvey } from '../../repo/index.js';
+import type { OutlineEntry, ReadBudget, ReadFileResult, RepoFacts, RepoSurvey } from '../../repo/index.js';
 // The two modules themselves, not the reader's index: a server loads these without the reader (tool.ts).
 import { candidateLineBytes } from '../../repo/survey.js';
 import { cutToTokens } from '../../repo/tokens.js';
+import { FACTS_BYTES, formatFacts, formatPickFacts } from './factsText.js';
 
 export const PICK_MAX_TOKENS = 400;
 export const SUMMARY_MAX_TOKENS = 1200;
@@ -45,6 +46,8 @@ export const MIN_PICK_PROMPT_BYTES = 1024;
 export const PICK_LIST_BUDGET_BYTES = DEFAULT_BUDGETS.pickPromptBytes;
 /** The outline takes at most this share of the pick prompt budget. */
 const OUTLINE_SHARE = 0.25;
+/** The repository facts take at most this share of the pick prompt budget (and at most FACTS_BYTES). */
+const FACTS_SHARE = 0.15;
 
 /** Fills in defaults and checks every value (positive integers; the pick prompt at least 1 KiB). */
 export function resolveBudgets(overrides: Partial<SummarizeBudgets> = {}): SummarizeBudgets {
@@ -135,6 +138,14 @@ export function buildPickRequest(input: PickPromptInput): { params: CreateMessag
     '',
   ];
   let used = byteLength(head.join('\n')) + 1;
+  const facts =
+    survey.facts === undefined
+      ? []
+      : formatPickFacts(survey.facts, Math.min(FACTS_BYTES, Math.floor(budget * FACTS_SHARE)));
+  if (facts.length > 0) {
+    facts.push('');
+    used += byteLength(facts.join('\n')) + 1;
+  }
   const outline = outlineLines(survey, Math.floor(budget * OUTLINE_SHARE));
   if (outline.length > 0) {
     outline.push('');
@@ -151,7 +162,7 @@ export function buildPickRequest(input: PickPromptInput): { params: CreateMessag
     lines.push(`${file.path}\t${file.size}`);
     used += cost;
   }
-  const text = [...head, ...outline, headerOf(lines.length), ...lines].join('\n');
+  const text = [...head, ...facts, ...outline, headerOf(lines.length), ...lines].join('\n');
   return {
     listed: lines.length,
     params: {
@@ -168,6 +179,8 @@ export interface SummaryPromptInput {
   repoName: string;
   audience: string;
   files: readonly ReadFileResult[];
+  /** Whole-repository facts, written before the files (at most FACTS_BYTES). */
+  facts?: RepoFacts;
 }
 
 /**
@@ -180,11 +193,19 @@ export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageReq
     const header = `<<<FILE path="${file.path}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
     return `${header}\n${file.content}\n<<<END FILE>>>`;
   });
+  const facts = input.facts === undefined ? [] : formatFacts(input.facts);
   const text = [
     `Repository: ${input.repoName}`,
     `Audience: ${input.audience}`,
     'Summarize the repository from the files below: what it is for, its main languages, how it is laid out, ' +
       'and where execution starts. Write for the audience named above, in at most 300 words of Markdown.',
+    ...(facts.length > 0
+      ? [
+          'Use the repository facts for languages and layout: they cover every file, the excerpts only a few.',
+          '',
+          ...facts,
+        ]
+      : []),
     '',
     ...blocks,
   ].join('\n');

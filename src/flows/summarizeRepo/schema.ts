@@ -28,6 +28,48 @@ const skippedClass = z.object({
   examples: z.array(z.string()),
 });
 
+const languageShare = z.object({ language: z.string(), files: z.number().int(), bytes: z.number().int() });
+
+/** Whole-repository facts (src/repo/facts): computed from the listing, not from the files the model read. */
+export const repoFactsSchema = z
+  .object({
+    files: z.number().int(),
+    mix: z.object({
+      languages: z.array(languageShare).describe('Code (programming and markup) by bytes, largest first.'),
+      main: z.object({ language: z.string(), of: z.enum(['code', 'documentation']) }).optional(),
+      documentation: z.object({ files: z.number().int(), languages: z.array(z.string()) }),
+      vendored: z.number().int(),
+      generated: z.number().int(),
+      other: z.number().int(),
+      bytes: z.enum(['measured', 'estimated']),
+      sampled: z.number().int(),
+    }),
+    layout: z.object({
+      directories: z.array(
+        z.object({ dir: z.string(), files: z.number().int(), role: z.string(), language: z.string().optional() }),
+      ),
+      rest: z.object({ dirs: z.number().int(), files: z.number().int() }),
+      rootFiles: z.number().int(),
+    }),
+    manifests: z.array(
+      z.object({
+        path: z.string(),
+        kind: z.string(),
+        language: z.string(),
+        name: z.string().optional(),
+        description: z.string().optional(),
+        workspace: z.boolean().optional(),
+      }),
+    ),
+    entryPoints: z.array(z.object({ path: z.string(), via: z.string(), declared: z.string().optional() })),
+    commands: z.array(z.object({ command: z.string(), via: z.string() })),
+    project: z.object({
+      name: z.object({ value: z.string(), from: z.string() }).optional(),
+      description: z.object({ value: z.string(), from: z.string() }).optional(),
+    }),
+  })
+  .describe('Languages, layout, manifests and entry points of the whole repository (path-based heuristics).');
+
 export const summarizeRepoOutput = z.object({
   summary: z.string(),
   picked: z.array(z.string()),
@@ -54,6 +96,7 @@ export const summarizeRepoOutput = z.object({
     .enum(['model', 'builtin_ranking'])
     .describe("Who chose the files: the model, or the built-in ranking when a server-owned model's pick was unusable."),
   notes: z.array(z.string()).describe('Things the caller should know about how the result was made (e.g. a fallback).'),
+  facts: repoFactsSchema.optional(),
   usage: z
     .object({
       calls: z.number().int(),

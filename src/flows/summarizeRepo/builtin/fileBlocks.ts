@@ -1,12 +1,20 @@
+import { nameKey, shortProjectName } from '../../../repo/facts/names.js';
 import { isEntryPointPath, isReadmePath, languageOf } from '../../../repo/rank.js';
+import { parseFacts } from '../factsText.js';
+import type { ParsedFacts } from '../factsText.js';
 import { readHeader } from './prompt.js';
 import { MANIFEST_PRIORITY, manifestFacts } from './manifestFacts.js';
 import type { EntryPoint, ManifestFacts } from './manifestFacts.js';
-import { readmeFacts } from './readmeFacts.js';
+import { firstSentence, readmeFacts } from './readmeFacts.js';
+import type { ReadmeFacts } from './readmeFacts.js';
 
 /**
- * Parsing half of the built-in summary: the `<<<FILE path="…" bytes=… truncated=…>>>` blocks of the
- * summary prompt, and the facts extracted from them. Deterministic: facts follow the file order.
+ * Parsing half of the built-in summary: the summary prompt's repository facts (computed from the whole
+ * listing), its `<<<FILE path="…" bytes=… truncated=…>>>` blocks, and what the summary takes from them.
+ * Name: the primary manifest's (shortened: `github.com/x/fzf` -> `fzf`), else a README title that looks like a
+ * name, else the repository's. Purpose: the manifest description, else the README's first real sentence.
+ * Languages, layout and entry points: the repository facts; without them, only what the files read show.
+ * Deterministic: facts follow the file order.
  */
 
 export interface FileBlock {
@@ -22,15 +30,28 @@ export interface SummaryFacts {
   audience?: string;
   name?: { value: string; from: string };
   purpose?: { value: string; from: string };
-  languages: { language: string; files: number }[];
-  directories: { name: string; files: number }[];
-  rootFiles: string[];
+  mainLanguage?: { language: string; detail: string };
+  /** Language items (`Go 69% (87 files)`), and how they were counted. */
+  languages: { items: string[]; note: string };
+  apart?: string;
+  layout: string[];
   entryPoints: EntryPoint[];
+  commands: string[];
   files: FileBlock[];
+  /** Whether the prompt carried the whole-repository facts. */
+  wholeRepository: boolean;
 }
 
 const OPEN = /^<<<FILE\b(.*)>>>\s*$/;
 const END = /^<<<END FILE>>>\s*$/;
+/** What the repository reader appends to a file it cut (repo/reader.ts `formatTruncationMarker`). */
+const TRUNCATION_MARKER = /^\[… truncated: showing \d+ of \d+ bytes\]$/;
+/** Documentation read beside the README that may state the purpose: an overview, or a page named after the project. */
+const OVERVIEW = /^(about|overview|introduction|intro|what-?is)$/i;
+/** Headings that name a section, not a project. */
+const SECTION_TITLE =
+  /^(overview|introduction|intro|about|contents|table of contents|toc|features|installation|install|installing|usage|getting started|quick ?start|documentation|docs|examples?|license|licence|contributing|design goals|version support|requirements|motivation|concepts|benchmarks?|status|news|changelog|faq|support|sponsors?|backers|credits|acknowledg(e)?ments|warning|note|using .+|how to .+|what is .+)$/i;
+const NOT_CODE = ['Markdown', 'JSON', 'YAML', 'TOML', 'Text'];
 
 export function hasFileBlocks(text: string): boolean {
   return /^<<<FILE\b.*>>>\s*$/m.test(text);
@@ -57,6 +78,9 @@ export function parseFileBlocks(text: string): { prompt: string; blocks: FileBlo
   let current: { block: FileBlock | undefined; lines: string[] } | undefined;
   const close = (complete: boolean): void => {
     if (current?.block !== undefined) {
+      // The server's own marker at the end of a cut file is not the file's text.
+      const last = current.lines.length - 1;
+      if (last >= 0 && TRUNCATION_MARKER.test(current.lines[last] ?? '')) current.lines.splice(last, 1);
       blocks.push({
         ...current.block,
         truncated: current.block.truncated || !complete,
@@ -90,6 +114,11 @@ function baseName(path: string): string {
   return (segmentsOf(path).pop() ?? '').toLowerCase();
 }
 
+/** Code-unit order: locale independent, so output is the same on every machine. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Shallowest first, then by manifest priority, then by path. */
 function shallowFirst(a: FileBlock, b: FileBlock): number {
   const depth = segmentsOf(a.path).length - segmentsOf(b.path).length;
@@ -97,30 +126,151 @@ function shallowFirst(a: FileBlock, b: FileBlock): number {
   return depth || priority || compareText(a.path, b.path);
 }
 
-function counted(names: Iterable<string>): Map<string, number> {
+/** `fzf - a command-line fuzzy finder` -> `fzf`; `jsoup: Java HTML Parser` -> `jsoup`. */
+function titleName(title: string): string {
+  return (
+    title
+      .split(/\s+[-–—|]\s+|:\s+|,\s+/)[0]
+      ?.replace(/\s*[⚡🔥✨🚀]+\s*$/u, '')
+      .trim() ?? title
+  );
+}
+
+/** A README title names the project when it is short and not a section heading or a call to sponsor. */
+export function looksLikeName(title: string): boolean {
+  const name = titleName(title);
+  const words = name.split(/\s+/).filter((word) => word !== '');
+  return (
+    name !== '' &&
+    name.length <= 40 &&
+    words.length <= 5 &&
+    !SECTION_TITLE.test(name) &&
+    !/\b(sponsor|sponsorship|sponsored|announcement|release)\b/i.test(name) &&
+    !/[.?!]$/.test(name)
+  );
+}
+
+function chooseName(
+  parsed: ParsedFacts | undefined,
+  readme: { path: string; facts: ReadmeFacts } | undefined,
+  manifests: [FileBlock, ManifestFacts][],
+  repository: string | undefined,
+): { value: string; from: string } | undefined {
+  const titles = readme?.facts.titles.filter(looksLikeName).map(titleName) ?? [];
+  const declared =
+    parsed?.name ??
+    manifests
+      .map(([block, facts]) =>
+        facts.name?.trim() ? { value: facts.name.trim(), from: `${block.path} name` } : undefined,
+      )
+      .find((name) => name !== undefined);
+  if (declared !== undefined) {
+    const short = shortProjectName(declared.value);
+    // The README's spelling when it names the same project (`cJSON`, `Flask`).
+    const spelled = titles.find((title) => title.replace(/[{}]/g, '').toLowerCase() === short.toLowerCase());
+    return { value: spelled ?? short, from: declared.from };
+  }
+  if (readme !== undefined && titles[0] !== undefined) return { value: titles[0], from: `${readme.path} title` };
+  return repository === undefined ? undefined : { value: repository, from: 'repository name' };
+}
+
+/** The README title adds to the sentence when some of its words are not in it (`JSON for Modern C++`). */
+function withTagline(sentence: string, title: string | undefined, name: string | undefined): string {
+  if (title === undefined || nameKey(title) === nameKey(name ?? '') || SECTION_TITLE.test(title)) return sentence;
+  const words = title
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word.length > 2);
+  const lower = sentence.toLowerCase();
+  if (words.length < 3 || words.every((word) => lower.includes(word))) return sentence;
+  return `${title} — ${sentence}`;
+}
+
+function choosePurpose(
+  parsed: ParsedFacts | undefined,
+  readme: { path: string; facts: ReadmeFacts } | undefined,
+  manifests: [FileBlock, ManifestFacts][],
+  blocks: FileBlock[],
+  name: string | undefined,
+): { value: string; from: string } | undefined {
+  if (parsed?.description !== undefined && parsed.description.value.split(/\s+/).length >= 2) {
+    return { value: parsed.description.value, from: parsed.description.from };
+  }
+  for (const [block, facts] of manifests) {
+    const description = facts.description?.trim();
+    if (description) return { value: description, from: `${block.path} description` };
+  }
+  if (readme?.facts.sentence !== undefined) {
+    return {
+      value: withTagline(readme.facts.sentence, readme.facts.titles[0], name),
+      from: `${readme.path} first sentence`,
+    };
+  }
+  for (const block of blocks) {
+    if (block.path === readme?.path || !/\.(md|markdown|rst|txt|adoc)$/i.test(block.path)) continue;
+    const stem = baseName(block.path).replace(/\.[^.]+$/, '');
+    if (!OVERVIEW.test(stem) && (name === undefined || nameKey(stem) !== nameKey(name))) continue;
+    const sentence = readmeFacts(block.content).sentence;
+    if (sentence !== undefined) return { value: firstSentence(sentence), from: `${block.path} first sentence` };
+  }
+  return undefined;
+}
+
+function counted(names: Iterable<string>): [string, number][] {
   const counts = new Map<string, number>();
   for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return counts;
-}
-
-/** Code-unit order: locale independent, so output is the same on every machine. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function byCountThenName(counts: Map<string, number>): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
+}
+
+/** Languages and layout from the facts; without them, from the files read (and saying so). */
+function shapeFromFacts(facts: SummaryFacts, parsed: ParsedFacts | undefined, blocks: FileBlock[]): void {
+  const languagesValue = parsed?.values.get('Languages');
+  if (parsed?.mainLanguage !== undefined) {
+    const language = parsed.mainLanguage.language.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const share = new RegExp(`(?:^|, )${language} (\\d+%|<1%) \\(`).exec(languagesValue ?? '');
+    facts.mainLanguage = {
+      language: parsed.mainLanguage.language,
+      detail: parsed.mainLanguage.documentationOnly
+        ? 'documentation only, no code'
+        : share !== null
+          ? `${share[1]} of the code by bytes`
+          : 'of the code',
+    };
+  }
+  if (languagesValue !== undefined) {
+    const [items = '', note = ''] = languagesValue.split(' — ');
+    facts.languages = { items: items.split(', ').filter((item) => item !== ''), note: `${note}, whole repository` };
+  }
+  const apart = parsed?.values.get('Counted apart');
+  if (apart !== undefined) facts.apart = apart;
+  facts.layout = parsed?.values.get('Layout')?.split('; ') ?? [];
+  facts.commands = parsed?.values.get('Commands')?.split('; ') ?? [];
+  if (parsed !== undefined) return;
+  const languages = counted(blocks.map((block) => languageOf(block.path)).filter((l) => l !== undefined));
+  facts.languages = {
+    items: languages.map(([language, files]) => `${language}: ${files} file${files === 1 ? '' : 's'}`),
+    note: 'files read only',
+  };
+  const main = languages.find(([language]) => !NOT_CODE.includes(language));
+  if (main !== undefined) facts.mainLanguage = { language: main[0], detail: 'among the files read only' };
+  const dirs = counted(
+    blocks.flatMap((block) => (segmentsOf(block.path).length > 1 ? [segmentsOf(block.path)[0] ?? ''] : [])),
+  );
+  facts.layout = dirs.map(([dir, files]) => `${dir}/ ${files} read`);
 }
 
 export function collectFacts(text: string): SummaryFacts {
   const { prompt, blocks } = parseFileBlocks(text);
+  const parsed = parseFacts(prompt);
+  const header = readHeader(prompt);
   const facts: SummaryFacts = {
-    ...readHeader(prompt),
-    languages: [],
-    directories: [],
-    rootFiles: [],
+    ...header,
+    languages: { items: [], note: '' },
+    layout: [],
     entryPoints: [],
+    commands: [],
     files: blocks,
+    wholeRepository: parsed !== undefined,
   };
 
   const manifests = blocks
@@ -130,36 +280,32 @@ export function collectFacts(text: string): SummaryFacts {
       block,
       manifestFacts(block.path, block.content) ?? { entryPoints: [] },
     ]);
-  for (const [block, manifest] of manifests) {
-    if (manifest.name !== undefined && manifest.name.trim() !== '') {
-      facts.name ??= { value: manifest.name.trim(), from: `${block.path} name` };
-    }
-    if (manifest.description !== undefined && manifest.description.trim() !== '') {
-      facts.purpose ??= { value: manifest.description.trim(), from: `${block.path} description` };
-    }
-    facts.entryPoints.push(...manifest.entryPoints);
-  }
+  const readmeBlock = blocks.filter((block) => isReadmePath(block.path)).sort(shallowFirst)[0];
+  const readme =
+    readmeBlock === undefined ? undefined : { path: readmeBlock.path, facts: readmeFacts(readmeBlock.content) };
 
-  const readme = blocks.filter((block) => isReadmePath(block.path)).sort(shallowFirst)[0];
-  if (readme !== undefined) {
-    const { heading, paragraph } = readmeFacts(readme.content);
-    if (heading !== undefined) facts.name ??= { value: heading, from: `${readme.path} heading` };
-    if (paragraph !== undefined) facts.purpose ??= { value: paragraph, from: `${readme.path} first paragraph` };
-  }
-  if (facts.repository !== undefined) facts.name ??= { value: facts.repository, from: 'repository name' };
+  const name = chooseName(parsed, readme, parsed === undefined ? manifests : [], header.repository);
+  if (name !== undefined) facts.name = name;
+  const purpose = choosePurpose(parsed, readme, parsed === undefined ? manifests : [], blocks, name?.value);
+  if (purpose !== undefined) facts.purpose = purpose;
+  shapeFromFacts(facts, parsed, blocks);
 
-  for (const block of blocks) {
-    if (isEntryPointPath(block.path)) facts.entryPoints.push({ target: block.path, via: 'named like an entry point' });
+  if (parsed !== undefined) {
+    facts.entryPoints = parsed.entryPoints.map(({ path, via }) => ({ target: path, via }));
+  } else {
+    // Without the facts nothing is checked against the listing: files read come first, declarations say so.
+    for (const block of blocks) {
+      if (isEntryPointPath(block.path))
+        facts.entryPoints.push({ target: block.path, via: 'named like an entry point' });
+    }
+    for (const [, manifest] of manifests) {
+      for (const entry of manifest.entryPoints) {
+        facts.entryPoints.push({
+          target: entry.target,
+          via: `${entry.via}, declared (not checked against the listing)`,
+        });
+      }
+    }
   }
-  const languages = counted(blocks.map((block) => languageOf(block.path)).filter((l) => l !== undefined));
-  facts.languages = byCountThenName(languages).map(([language, files]) => ({ language, files }));
-  const directories = counted(
-    blocks.map((block) => segmentsOf(block.path)).flatMap((s) => (s.length > 1 ? [s[0] ?? ''] : [])),
-  );
-  facts.directories = [...directories]
-    .sort((a, b) => compareText(a[0], b[0]))
-    .map(([name, files]) => ({ name, files }));
-  facts.rootFiles = blocks.filter((block) => segmentsOf(block.path).length === 1).map((block) => block.path);
-  facts.rootFiles.sort(compareText);
   return facts;
 }

@@ -1,5 +1,6 @@
 import { isReadmePath, rankFiles } from '../../../repo/rank.js';
 import type { RankInput } from '../../../repo/rank.js';
+import { parseFacts } from '../factsText.js';
 
 /**
  * The built-in answer to the file-picking prompt:
@@ -18,6 +19,8 @@ import type { RankInput } from '../../../repo/rank.js';
 export interface PickPrompt {
   limit: number;
   candidates: RankInput[];
+  /** From the prompt's repository facts: the primary manifest and the first entry point, in that order. */
+  preferred?: string[];
 }
 
 const DEFAULT_PICK_LIMIT = 3;
@@ -69,7 +72,11 @@ export function parsePickPrompt(text: string): PickPrompt {
       candidates.push(candidate);
     }
   }
-  return { limit, candidates };
+  const facts = parseFacts(text);
+  const preferred = [facts?.manifests[0]?.path, facts?.entryPoints[0]?.path].filter(
+    (path): path is string => path !== undefined && path !== '',
+  );
+  return { limit, candidates, ...(preferred.length > 0 && { preferred }) };
 }
 
 function diversityGroup(path: string): string {
@@ -97,6 +104,14 @@ export function choosePicks(prompt: PickPrompt): string[] {
       readmeChosen ||= readme;
     }
   };
+  // The README, then the primary manifest and entry point the facts name (listed files, shown or not).
+  const readme = eligible.find((file) => isReadmePath(file.path));
+  for (const path of [readme?.path, ...(prompt.preferred ?? [])]) {
+    if (path === undefined || chosen.size >= prompt.limit || chosen.has(path)) continue;
+    chosen.add(path);
+    groups.add(diversityGroup(path));
+    readmeChosen ||= isReadmePath(path);
+  }
   pass(true);
   pass(false);
   return [...chosen];

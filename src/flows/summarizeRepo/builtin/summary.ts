@@ -5,13 +5,13 @@ import type { SummaryFacts } from './fileBlocks.js';
  * Writing half of the built-in summary: an extractive Markdown summary of the facts, with a plain
  * statement that no language model wrote it. Only the opening line depends on the audience.
  * Output stays under MAX_SUMMARY_CHARS and roughly under `maxTokens` (4 characters per token),
- * cut at a line boundary with a note.
+ * cut at a line boundary with a note: its size does not grow with the repository.
  */
 
 export const MAX_SUMMARY_CHARS = 4000;
 const CHARS_PER_TOKEN = 4;
 const PURPOSE_CHARS = 300;
-const MAX_LIST_ITEMS = 25;
+const MAX_LIST_ITEMS = 12;
 const CUT_NOTE = '_(Cut to fit the length limit. Built-in heuristic, not a language model.)_';
 const EXECUTIVE_AUDIENCES = /\b(exec|executive|manager|management|business|non-technical|stakeholder|leadership)/i;
 
@@ -32,14 +32,13 @@ function code(text: string): string {
   return `\`${clip(text, 120).replace(/`/g, "'")}\``;
 }
 
-function firstSentence(text: string): string {
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
-  return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+function sentence(text: string): string {
+  return /[.!?…:]$/.test(text) ? text.replace(/:$/, '.') : `${text}.`;
 }
 
-function capped(items: string[]): string[] {
-  if (items.length <= MAX_LIST_ITEMS) return items;
-  return [...items.slice(0, MAX_LIST_ITEMS), `- … and ${items.length - MAX_LIST_ITEMS} more`];
+function capped(items: string[], max = MAX_LIST_ITEMS): string[] {
+  if (items.length <= max) return items;
+  return [...items.slice(0, max), `- … and ${items.length - max} more`];
 }
 
 function openingLine(facts: SummaryFacts, name: string): string {
@@ -47,12 +46,17 @@ function openingLine(facts: SummaryFacts, name: string): string {
   if (EXECUTIVE_AUDIENCES.test(audience)) {
     const purpose = facts.purpose !== undefined ? clip(facts.purpose.value, PURPOSE_CHARS) : undefined;
     return purpose !== undefined
-      ? `**In one sentence:** ${name} — ${firstSentence(purpose)}`
-      : `**In one sentence:** ${name} is a software project whose purpose is not stated in the files read.`;
+      ? `**In one sentence:** ${name} — ${sentence(purpose)}`
+      : `**In one sentence:** ${name} is a software project whose purpose is not stated in its manifest or README.`;
   }
-  const language = facts.languages.find((entry) => !['Markdown', 'JSON', 'YAML', 'TOML'].includes(entry.language));
-  const entry = facts.entryPoints.find((point) => point.via === 'named like an entry point') ?? facts.entryPoints[0];
-  const parts = [language !== undefined ? `mostly ${language.language}` : 'no source language recognised'];
+  const parts = [
+    facts.mainLanguage !== undefined
+      ? facts.mainLanguage.detail.startsWith('documentation')
+        ? `documentation in ${facts.mainLanguage.language}, no code`
+        : `mostly ${facts.mainLanguage.language}`
+      : 'no source language recognised',
+  ];
+  const entry = facts.entryPoints[0];
   if (entry !== undefined) parts.push(`start at ${code(entry.target)}`);
   return `Overview of **${name}** for a ${audience} audience: ${parts.join('; ')}.`;
 }
@@ -62,27 +66,31 @@ function projectSection(facts: SummaryFacts, name: string): string[] {
   lines.push(
     facts.purpose !== undefined
       ? `- Purpose: ${clip(facts.purpose.value, PURPOSE_CHARS)} (from ${facts.purpose.from})`
-      : '- Purpose: not stated in the files read (no manifest description or README paragraph).',
+      : '- Purpose: not stated (no manifest description, no sentence in the README read).',
+  );
+  lines.push(
+    facts.mainLanguage !== undefined
+      ? `- Main language: **${facts.mainLanguage.language}** (${facts.mainLanguage.detail})`
+      : '- Main language: none recognised',
   );
   return lines;
 }
 
 function languagesSection(facts: SummaryFacts): string[] {
-  const items = facts.languages.map(({ language, files }) => `- ${language}: ${files} file${files === 1 ? '' : 's'}`);
-  return ['## Languages', ...(items.length > 0 ? capped(items) : ['- None recognised among the files read.'])];
+  const items = facts.languages.items.map((item) => `- ${item}`);
+  const lines = ['## Languages', ...(items.length > 0 ? capped(items) : ['- No code recognised.'])];
+  if (facts.languages.note !== '') lines.push(`- _Counted: ${facts.languages.note}._`);
+  if (facts.apart !== undefined) lines.push(`- Counted apart: ${facts.apart}`);
+  return lines;
 }
 
 function layoutSection(facts: SummaryFacts): string[] {
-  const lines = ['## Layout'];
-  if (facts.directories.length > 0) {
-    const directories = facts.directories.map(({ name, files }) => `${code(`${name}/`)} (${files} read)`);
-    lines.push(`- Top-level directories: ${directories.slice(0, MAX_LIST_ITEMS).join(', ')}`);
-  }
-  if (facts.rootFiles.length > 0) {
-    lines.push(`- Top-level files: ${facts.rootFiles.slice(0, MAX_LIST_ITEMS).map(code).join(', ')}`);
-  }
-  if (lines.length === 1) lines.push('- Nothing read.');
-  return lines;
+  const items = facts.layout.map((item) => {
+    const [dir, ...rest] = item.split(' ');
+    return dir !== undefined && dir.endsWith('/') ? `- ${code(dir)} ${rest.join(' ')}` : `- ${item}`;
+  });
+  // The facts list at most 12 directories, then the rest and the top-level files.
+  return ['## Layout', ...(items.length > 0 ? capped(items, 14) : ['- Nothing listed.'])];
 }
 
 function entryPointsSection(facts: SummaryFacts): string[] {
@@ -93,7 +101,9 @@ function entryPointsSection(facts: SummaryFacts): string[] {
     seen.add(target);
     items.push(`- ${code(target)} — ${via}`);
   }
-  return ['## Entry points', ...(items.length > 0 ? capped(items) : ['- None found in the files read.'])];
+  const lines = ['## Entry points', ...(items.length > 0 ? capped(items) : ['- None found.'])];
+  if (facts.commands.length > 0) lines.push(`- Commands: ${facts.commands.slice(0, 6).map(code).join(', ')}`);
+  return lines;
 }
 
 function readSection(facts: SummaryFacts): string[] {
@@ -125,15 +135,19 @@ export function fitToBudget(text: string, budget: number): string {
   return kept.length > 0 ? `${kept.join('\n')}\n\n${CUT_NOTE}` : text.slice(0, budget);
 }
 
+function disclaimer(facts: SummaryFacts): string {
+  return facts.wholeRepository
+    ? '_Written by the built-in heuristic of mcp-model-input, not by a language model: name, purpose and entry ' +
+        'points are taken from the manifests and the README; languages and layout are counted from the paths of ' +
+        'the whole repository, by file name rules that can be wrong._'
+    : '_Written by the built-in heuristic of mcp-model-input, not by a language model: extracted and counted ' +
+        'from the files listed at the end only._';
+}
+
 export function writeSummary(facts: SummaryFacts, maxTokens?: number): string {
   const name = clip(facts.name?.value ?? 'this repository', 80);
   const sections = [
-    [
-      openingLine(facts, name),
-      '',
-      '_Written by the built-in heuristic of mcp-model-input, not by a language model: ' +
-        'extracted and counted from the files listed at the end._',
-    ],
+    [openingLine(facts, name), '', disclaimer(facts)],
     projectSection(facts, name),
     languagesSection(facts),
     layoutSection(facts),

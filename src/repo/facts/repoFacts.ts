@@ -1,0 +1,216 @@
+/**
+ * Whole-repository facts from one listing: the language mix (files and bytes), the top-level layout with
+ * roles, the manifests and what they declare, and the entry points checked against the listing. The cost
+ * is one pass over the paths, a size pass bounded by {@link MAX_SIZED} (sizes.ts) and at most
+ * {@link MAX_MANIFEST_READS} manifest reads, whatever the size of the tree.
+ */
+import { findEntryPoints } from './entryPoints.js';
+import { createPathLanguage, loadLanguageIndex } from './languageData.js';
+import type { SizeSample } from './languageMix.js';
+import { computeLanguageMix } from './languageMix.js';
+import { computeLayout } from './layout.js';
+import type { DeclaredEntry, ManifestType } from './manifests.js';
+import { manifestTypeOf, readManifest } from './manifests.js';
+import { nameKey, shortProjectName } from './names.js';
+import { pathKindOf } from './pathKinds.js';
+import type { CommandFact, LanguageMix, ManifestFact, RepoFacts } from './types.js';
+import { MAX_COMMANDS, MAX_MANIFESTS } from './types.js';
+
+/** Manifests read per run: the primary ones and a few members of a workspace. */
+export const MAX_MANIFEST_READS = 8;
+/** Manifests are looked for this many directories deep at most (`packages/x/package.json` is 2). */
+const MANIFEST_DEPTH = 2;
+const NOT_PROJECT_DIRS =
+  /(^|\/)(tests?|__tests__|specs?|fixtures?|testdata|examples?|_examples|demos?|samples?|playground|benchmarks?|benches|docs?|templates?|scripts?|fuzz|fuzzing)\//i;
+
+export interface FactsInput {
+  /** Every listed path, relative to the summarized base, sorted. */
+  paths: readonly string[];
+  sizes: SizeSample;
+  /** A manifest's text (base-relative path), or undefined when it cannot be read. */
+  read: (paths: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  /** The sub-path's prefix (`packages/app/`), for the manifest paths quoted in `via` and `from`. Default ''. */
+  prefix?: string;
+}
+
+type Found = ManifestFact & { type: ManifestType; depth: number; entries: DeclaredEntry[]; commands: CommandFact[] };
+
+/** Manifest text is untrusted and unbounded: names and descriptions are flattened and clipped. */
+const MAX_NAME_CHARS = 100;
+const MAX_DESCRIPTION_CHARS = 300;
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+const FIELD: Partial<Record<ManifestFact['kind'], string>> = {
+  go: 'module',
+  maven: 'artifactId',
+  cmake: 'project()',
+  autoconf: 'AC_INIT',
+  gradle: 'rootProject.name',
+};
+const DESCRIPTION_FIELD: Partial<Record<ManifestFact['kind'], string>> = { gem: 'summary' };
+
+function dirOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+function depthOf(path: string): number {
+  let depth = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) depth++;
+  return depth;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Manifest files worth reading: shallow, outside tests/examples/docs, vendored and generated trees. */
+function manifestCandidates(paths: readonly string[]): { path: string; type: ManifestType; depth: number }[] {
+  const found: { path: string; type: ManifestType; depth: number }[] = [];
+  for (const path of paths) {
+    const depth = depthOf(path);
+    if (depth > MANIFEST_DEPTH) continue;
+    const type = manifestTypeOf(path);
+    if (type === undefined || NOT_PROJECT_DIRS.test(path)) continue;
+    const kind = pathKindOf(path);
+    if (kind === 'vendored' || kind === 'generated') continue;
+    found.push({ path, type, depth });
+  }
+  return found.sort((a, b) => a.depth - b.depth || a.type.rank - b.type.rank || compare(a.path, b.path));
+}
+
+function languageMatches(manifest: { language: string }, language: string | undefined): boolean {
+  if (language === undefined) return false;
+  if (manifest.language === language) return true;
+  const js = ['JavaScript', 'TypeScript'];
+  const jvm = ['Java', 'Kotlin', 'Groovy', 'Scala'];
+  const native = ['C', 'C++', 'Objective-C'];
+  return [js, jvm, native].some((family) => family.includes(manifest.language) && family.includes(language));
+}
+
+/**
+ * The member of a workspace that carries the project: named like the root project (`packages/vite` of
+ * `vite-monorepo`), or whose name starts the names of its siblings (`axum` beside `axum-core`, `axum-extra`).
+ */
+function affinity(manifest: Found, rootName: string | undefined, members: readonly Found[]): number {
+  if (manifest.depth === 0 || manifest.name === undefined) return 0;
+  const key = nameKey(shortProjectName(manifest.name));
+  if (rootName !== undefined && key === nameKey(shortProjectName(rootName))) return -2;
+  const own = manifest.name.toLowerCase();
+  const prefix = members.some((other) => {
+    const name = other.name?.toLowerCase();
+    return other !== manifest && name !== undefined && name.startsWith(own) && /^[-_]/.test(name.slice(own.length));
+  });
+  return prefix ? -1 : 0;
+}
+
+/** The root manifest of the main language first (lowest rank), then the others shallowest first. */
+function orderManifests(found: Found[], mix: LanguageMix): Found[] {
+  const language = mix.main?.of === 'code' ? mix.main.language : undefined;
+  const rootName = found.find((manifest) => manifest.depth === 0 && manifest.name !== undefined)?.name;
+  const score = (manifest: Found): number =>
+    manifest.depth * 100 +
+    affinity(manifest, rootName, found) * 30 +
+    (languageMatches(manifest, language) ? 0 : 20) +
+    (manifest.kind === 'make' ? 10 : 0) +
+    manifest.type.rank;
+  return [...found].sort((a, b) => score(a) - score(b) || compare(a.path, b.path));
+}
+
+export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
+  const index = await loadLanguageIndex();
+  const { paths } = input;
+  const listed = new Set(paths);
+  const languageOf = createPathLanguage(index, paths);
+  const mix = computeLanguageMix(languageOf, paths, input.sizes);
+  const layout = computeLayout(languageOf, paths);
+
+  const candidates = manifestCandidates(paths).slice(0, MAX_MANIFEST_READS);
+  const texts = await input.read(candidates.map((candidate) => candidate.path));
+  const found: Found[] = candidates.map(({ path, type, depth }) => {
+    const declared = readManifest(`${input.prefix ?? ''}${path}`, texts.get(path) ?? '');
+    const dir = path.slice(0, path.lastIndexOf('/') + 1);
+    const language =
+      type.kind === 'npm' && (listed.has(`${dir}tsconfig.json`) || mix.main?.language === 'TypeScript')
+        ? 'TypeScript'
+        : type.language;
+    return {
+      path,
+      kind: type.kind,
+      language,
+      ...(declared.name !== undefined && { name: clip(declared.name, MAX_NAME_CHARS) }),
+      ...(declared.description !== undefined && { description: clip(declared.description, MAX_DESCRIPTION_CHARS) }),
+      ...(declared.workspace === true && { workspace: true }),
+      type,
+      depth,
+      entries: declared.entries,
+      commands: declared.commands,
+    };
+  });
+  const ordered = orderManifests(found, mix);
+  const primary = ordered[0];
+  // The name and description come from the primary manifest's directory (setup.py may leave them to setup.cfg).
+  const beside = ordered.filter((manifest) => primary !== undefined && dirOf(manifest.path) === dirOf(primary.path));
+  const named = beside.find((manifest) => manifest.name !== undefined);
+  const described = beside.find((manifest) => manifest.description !== undefined);
+  const projectName = named?.name;
+
+  const entryPoints = findEntryPoints({
+    paths,
+    listed,
+    languageOf,
+    manifests: ordered,
+    ...(mix.main?.of === 'code' && { language: mix.main.language }),
+    ...(projectName !== undefined && { projectName }),
+  });
+  const commands = ordered
+    .flatMap((manifest) => (manifest.depth === 0 ? manifest.commands : []))
+    .slice(0, MAX_COMMANDS);
+  const project: RepoFacts['project'] = {};
+  if (named?.name !== undefined) {
+    project.name = { value: named.name, from: `${input.prefix ?? ''}${named.path} ${FIELD[named.kind] ?? 'name'}` };
+  }
+  if (described?.description !== undefined) {
+    project.description = {
+      value: described.description,
+      from: `${input.prefix ?? ''}${described.path} ${DESCRIPTION_FIELD[described.kind] ?? 'description'}`,
+    };
+  }
+
+  return {
+    files: paths.length,
+    mix,
+    layout,
+    manifests: ordered.slice(0, MAX_MANIFESTS).map(({ path, kind, language, name, description, workspace }) => ({
+      path,
+      kind,
+      language,
+      ...(name !== undefined && { name }),
+      ...(description !== undefined && { description }),
+      ...(workspace === true && { workspace }),
+    })),
+    entryPoints,
+    commands,
+    project,
+  };
+}
+
+/**
+ * The facts of a sub-path with every path made relative to the repository root again (they are computed
+ * relative to the sub-path, where `docs/` and `src/` mean what they say), as the candidates and picks are.
+ */
+export function rebaseFacts(facts: RepoFacts, prefix: string): RepoFacts {
+  if (prefix === '') return facts;
+  return {
+    ...facts,
+    layout: {
+      ...facts.layout,
+      directories: facts.layout.directories.map((entry) => ({ ...entry, dir: `${prefix}${entry.dir}` })),
+    },
+    manifests: facts.manifests.map((manifest) => ({ ...manifest, path: `${prefix}${manifest.path}` })),
+    entryPoints: facts.entryPoints.map((entry) => ({ ...entry, path: `${prefix}${entry.path}` })),
+  };
+}
