@@ -13,6 +13,7 @@ import { createLegacyEra, type LegacyHttpOptions, type LegacyServerOptions } fro
 import type { Logger } from '../logger.js';
 import type { ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
+import { createAdmission, type Admission, type AdmissionOptions } from '../server/admission.js';
 import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
 import type { ProtocolEra } from '../server/era.js';
 import { principalFromAuthInfo } from '../server/principals.js';
@@ -40,12 +41,16 @@ export interface ModelInputServerOptions {
   budgets?: Partial<SummarizeBudgets>;
   /** Serving of 2025-11-25 clients (default on, with its defaults); false serves 2026-07-28 only. */
   legacy?: LegacyOptions | false;
+  /** Tool calls running at once, per principal and waiting (defaults in server/admission.ts). */
+  admission?: AdmissionOptions;
 }
 
 /** A server factory, and the era plug-in each front takes its part of. */
 export interface ModelInputServer {
   readonly factory: McpServerFactory;
   readonly era: ProtocolEra | undefined;
+  /** The tool-call admission both fronts share. */
+  readonly admission: Admission;
 }
 
 export function createModelInputServer(options: ModelInputServerOptions): ModelInputServer {
@@ -63,13 +68,16 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
+  const admission = createAdmission(options.admission);
   const factory = createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    logger: options.logger,
+    admission,
     ...(era !== undefined && { era: era.server }),
   });
-  return { factory, era };
+  return { factory, era, admission };
 }
 
 /** The HTTP front around the server, with the era's sessionful leg when there is one. */
@@ -80,6 +88,7 @@ export function createModelInputHttpFront(
   return createHttpFront({
     ...options,
     factory: server.factory,
+    admission: server.admission,
     ...(server.era !== undefined && { sessions: server.era.http }),
   });
 }

@@ -38,14 +38,7 @@ async function runKeygen(argv: readonly string[]): Promise<number> {
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).runServe },
-  summarize: {
-    usage: SUMMARIZE_USAGE,
-    load: async () => {
-      // The main job counts tokens: the encoder loads on its own thread while this one loads the SDK.
-      (await import('../repo/tokens.js')).preloadTokenizer();
-      return (await import('./summarize.js')).runSummarize;
-    },
-  },
+  summarize: { usage: SUMMARIZE_USAGE, load: async () => (await import('./summarize.js')).runSummarize },
   plan: { usage: PLAN_USAGE, load: async () => (await import('./plan.js')).runPlan },
   audit: { usage: AUDIT_USAGE, load: async () => (await import('./audit.js')).runAuditCommand },
   call: { usage: CALL_USAGE, load: async () => (await import('./call.js')).runCall },

@@ -75,9 +75,9 @@ export function createProgressLine(
           done();
           logger.info(message);
         },
-        warn: (message) => {
+        warn: (message, kind) => {
           done();
-          logger.warn(message);
+          logger.warn(message, kind);
         },
       };
     },

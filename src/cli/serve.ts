@@ -9,6 +9,13 @@ import { loadKeyRing } from '../state/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
+import {
+  ADMISSION_FLAG_OPTIONS,
+  admissionFromFlags,
+  HTTP_LIMIT_FLAG_OPTIONS,
+  HTTP_LIMIT_FLAGS,
+  httpLimitsFromFlags,
+} from './limitFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
 
@@ -30,6 +37,8 @@ interface LegacyFlags {
   maxSamplesPerCall?: number;
   maxSessions?: number;
   sessionIdleSeconds?: number;
+  maxSessionsPerPrincipal?: number;
+  sessionLifetimeSeconds?: number;
 }
 
 /** `--legacy on|off` and the legacy adapter's bounds; the bounds need `--legacy on`. */
@@ -47,9 +56,27 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
     ),
     maxSessions: parseInteger('--max-sessions', values['max-sessions'] as string | undefined, 1, 10_000),
     sessionIdleSeconds: parseInteger('--session-idle', values['session-idle'] as string | undefined, 1, 86_400),
+    maxSessionsPerPrincipal: parseInteger(
+      '--max-sessions-per-principal',
+      values['max-sessions-per-principal'] as string | undefined,
+      1,
+      10_000,
+    ),
+    sessionLifetimeSeconds: parseInteger(
+      '--session-lifetime',
+      values['session-lifetime'] as string | undefined,
+      1,
+      7 * 86_400,
+    ),
   };
   if (mode === 'off') {
-    for (const flag of ['max-samples-per-call', 'max-sessions', 'session-idle']) {
+    for (const flag of [
+      'max-samples-per-call',
+      'max-sessions',
+      'session-idle',
+      'max-sessions-per-principal',
+      'session-lifetime',
+    ]) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} needs --legacy on`);
     }
     return { enabled: false };
@@ -59,7 +86,14 @@ function parseLegacyFlags(values: Record<string, string | boolean | string[] | u
     ...(flags.maxSamplesPerCall !== undefined && { maxSamplesPerCall: flags.maxSamplesPerCall }),
     ...(flags.maxSessions !== undefined && { maxSessions: flags.maxSessions }),
     ...(flags.sessionIdleSeconds !== undefined && { sessionIdleSeconds: flags.sessionIdleSeconds }),
+    ...(flags.maxSessionsPerPrincipal !== undefined && { maxSessionsPerPrincipal: flags.maxSessionsPerPrincipal }),
+    ...(flags.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: flags.sessionLifetimeSeconds }),
   };
+}
+
+/** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
+function requestTimeoutFor(bodyTimeoutMs: number | undefined, defaultTimeoutMs: number): { requestTimeoutMs: number } {
+  return { requestTimeoutMs: Math.max(defaultTimeoutMs, (bodyTimeoutMs ?? 0) + 5_000) };
 }
 
 function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
@@ -87,10 +121,14 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'allow-remote': { type: 'boolean' },
     'allow-host': { type: 'string', multiple: true },
     'max-body': { type: 'string' },
+    ...HTTP_LIMIT_FLAG_OPTIONS,
+    ...ADMISSION_FLAG_OPTIONS,
     legacy: { type: 'string' },
     'max-samples-per-call': { type: 'string' },
     'max-sessions': { type: 'string' },
     'session-idle': { type: 'string' },
+    'max-sessions-per-principal': { type: 'string' },
+    'session-lifetime': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -108,8 +146,11 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       'allow-remote',
       'allow-host',
       'max-body',
+      ...HTTP_LIMIT_FLAGS,
       'max-sessions',
       'session-idle',
+      'max-sessions-per-principal',
+      'session-lifetime',
     ] as const) {
       if (values[flag] !== undefined) throw new ModelInputError('usage', `serve: --${flag} applies to --http only`);
     }
@@ -132,6 +173,8 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     );
   }
   const maxBodyBytes = parseInteger('--max-body', values['max-body'], 1024, 64 * 1024 * 1024);
+  const httpLimits = httpLimitsFromFlags(values);
+  const admission = admissionFromFlags(values);
   const { ring, warning } = await loadKeyRing({
     envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
@@ -151,12 +194,17 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     models,
     keyRing: ring,
     logger,
+    admission,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
     legacy: legacy.enabled && {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
       ...(legacy.sessionIdleSeconds !== undefined && { sessionIdleSeconds: legacy.sessionIdleSeconds }),
+      ...(legacy.maxSessionsPerPrincipal !== undefined && {
+        maxSessionsPerPrincipal: legacy.maxSessionsPerPrincipal,
+      }),
+      ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
     },
   };
 
@@ -174,7 +222,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const { host, port } = address;
   const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
   // The Node HTTP adapter loads only when serving HTTP: stdio start-up never pays for it.
-  const { listenHttp } = await import('../transports/nodeHttp.js');
+  const { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } = await import('../transports/nodeHttp.js');
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
@@ -184,10 +232,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
         allowedOrigins: defaultAllowedOrigins(allowedHosts),
         ...(tokens !== undefined && { tokens }),
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        ...httpLimits,
       });
     },
     host,
     port,
+    requestTimeoutFor(httpLimits.bodyTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
   );
   logger.info(`serving ${root} at ${listening.origin}/mcp (model: ${models.spec})`);
   return waitForShutdown(() => listening.close(), logger);

@@ -62,6 +62,16 @@ Options:
                              loopback names are accepted on loopback binds, and this machine's names and
                              addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
+  --max-body-in-flight BYTES HTTP only: request-body bytes buffered by all requests at once,
+                             65536-17179869184; beyond it 503 with Retry-After (default: 67108864)
+  --body-timeout SECONDS     HTTP only: a request body must arrive whole within this time, 1-3600;
+                             408 otherwise (default: 30)
+  --max-calls N              tool calls running at once, 1-10000 (default: 16); the next ones wait
+  --max-queued-calls N       tool calls waiting for a place, 0-100000 (default: 64); beyond it a call is
+                             refused: HTTP 503 with Retry-After, on stdio JSON-RPC error -32000
+  --max-calls-per-principal N
+                             tool calls one principal may have running or waiting, 1-100000
+                             (default: 32); beyond it HTTP 429 with Retry-After (-32000 on stdio)
   --legacy on|off            serve 2025-11-25 clients (initialize, sessions, live sampling requests);
                              off refuses initialize with -32022 (default: on)
   --max-samples-per-call N   2025-11-25 clients: live sampling requests per tool call, 1-100; past it
@@ -70,6 +80,12 @@ Options:
                              beyond it gets 503 (default: 100)
   --session-idle SECONDS     HTTP only, 2025-11-25 clients: a session without traffic for this long is
                              closed and then gets 404, 1-86400 (default: 1800)
+  --max-sessions-per-principal N
+                             HTTP only, 2025-11-25 clients: sessions one principal may hold, 1-10000;
+                             callers without a token share one quota; initialize beyond it gets 429
+                             (default: a quarter of --max-sessions, at least 1)
+  --session-lifetime SECONDS HTTP only, 2025-11-25 clients: no session lives longer, busy or not,
+                             1-604800 (default: 3600)
   --quiet                    only warnings on stderr (hides the one line per model call)
   -h, --help                 show this help
 

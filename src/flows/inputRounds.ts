@@ -103,7 +103,10 @@ export function openRound<State>(
     sealed = (options.codec as StateCodec<SealedRound<State>>).open(request.requestState, bindingOf(request, target));
   } catch (error) {
     if (!(error instanceof StateRejectedError)) throw error;
-    options.logger.warn(`${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`);
+    options.logger.warn(
+      `${target.name}: request state rejected (${error.reason}) for principal ${request.principal}`,
+      'state_rejected',
+    );
     throw new RequestStateRejectedError();
   }
   const responses: Record<string, unknown> = {};

@@ -20,7 +20,13 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, type LegacyHttpOptions } from './options.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_SECONDS,
+  DEFAULT_SESSION_LIFETIME_SECONDS,
+  defaultSessionsPerPrincipal,
+  type LegacyHttpOptions,
+} from './options.js';
 import { createSessionStore, type SessionStore } from './sessionStore.js';
 
 /** The longest pause between two idle sweeps. */
@@ -100,20 +106,41 @@ function whenDelivered(response: Response, done: () => void): Response {
 export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLeg {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
+  const maxPerOwner = options.maxSessionsPerPrincipal ?? defaultSessionsPerPrincipal(maxSessions);
   const store: SessionStore<Session> = createSessionStore<Session>({
     maxSessions,
     idleMs,
+    maxPerOwner,
+    maxLifetimeMs: (options.sessionLifetimeSeconds ?? DEFAULT_SESSION_LIFETIME_SECONDS) * 1000,
     ...(options.now !== undefined && { now: options.now }),
   });
   const sweeper = setInterval(() => void store.sweep(), Math.min(idleMs, MAX_SWEEP_INTERVAL_MS));
   sweeper.unref();
 
   const full = (id: unknown): Response => {
-    options.logger.warn(`http: refused a 2025-11-25 session: ${maxSessions} sessions are open`);
+    options.logger.warn(
+      `http: refused a 2025-11-25 session: ${maxSessions} sessions are open`,
+      'legacy_session_refused',
+    );
     const response = jsonRpcError(
       503,
       -32000,
       `Too many sessions: this server holds at most ${maxSessions} 2025-11-25 sessions; retry later, and end sessions with DELETE`,
+      id,
+    );
+    response.headers.set('retry-after', String(Math.ceil(Math.min(idleMs, MAX_SWEEP_INTERVAL_MS) / 1000)));
+    return response;
+  };
+
+  const ownerFull = (id: unknown): Response => {
+    options.logger.warn(
+      `http: refused a 2025-11-25 session: the caller holds ${maxPerOwner} sessions`,
+      'legacy_session_refused',
+    );
+    const response = jsonRpcError(
+      429,
+      -32000,
+      `Too many sessions: one caller may hold at most ${maxPerOwner} 2025-11-25 sessions; end one with DELETE, or retry later`,
       id,
     );
     response.headers.set('retry-after', String(Math.ceil(Math.min(idleMs, MAX_SWEEP_INTERVAL_MS) / 1000)));
@@ -136,7 +163,9 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
 
   return {
     async open(input) {
-      if (!(await store.hasRoom())) return full(requestId(input.body) ?? null);
+      const room = await store.roomFor(input.owner);
+      if (room === 'owner_full') return ownerFull(requestId(input.body) ?? null);
+      if (room === 'full') return full(requestId(input.body) ?? null);
       const id = randomUUID();
       const product = await options.factory({
         era: 'legacy',
@@ -158,7 +187,8 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
       // Checked again: other sessions may have opened while the factory ran.
       if (!store.add(id, input.owner, session)) {
         await session.close();
-        return full(requestId(input.body) ?? null);
+        const again = await store.roomFor(input.owner);
+        return again === 'owner_full' ? ownerFull(requestId(input.body) ?? null) : full(requestId(input.body) ?? null);
       }
       const response = await deliver(id, session, input);
       if (response.status !== 200) await store.close(id);

@@ -24,7 +24,15 @@ export interface LegacyEraOptions extends LegacyServerOptions, LegacyHttpOptions
 }
 
 export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
-  const { logger, maxSessions, sessionIdleSeconds, now, ...serverOptions } = options;
+  const {
+    logger,
+    maxSessions,
+    sessionIdleSeconds,
+    maxSessionsPerPrincipal,
+    sessionLifetimeSeconds,
+    now,
+    ...serverOptions
+  } = options;
   const legacyServer: LegacyServerOptions = {
     onSamplingNegotiated: createDeprecationNotice(logger),
     ...serverOptions,
@@ -32,6 +40,8 @@ export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
   const http: LegacyHttpOptions = {
     ...(maxSessions !== undefined && { maxSessions }),
     ...(sessionIdleSeconds !== undefined && { sessionIdleSeconds }),
+    ...(maxSessionsPerPrincipal !== undefined && { maxSessionsPerPrincipal }),
+    ...(sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds }),
     ...(now !== undefined && { now }),
   };
   return {

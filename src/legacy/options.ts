@@ -7,6 +7,14 @@ export const DEFAULT_MAX_SAMPLES_PER_CALL = 5;
 export const DEFAULT_MAX_CALLS_IN_FLIGHT = 8;
 export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
+/** Without --max-sessions-per-principal, one principal may hold this share of --max-sessions (at least 1). */
+export const DEFAULT_SESSIONS_PER_PRINCIPAL_SHARE = 0.25;
+export const DEFAULT_SESSION_LIFETIME_SECONDS = 3600;
+
+/** The per-principal session quota for a store of `maxSessions`. */
+export function defaultSessionsPerPrincipal(maxSessions: number): number {
+  return Math.max(1, Math.floor(maxSessions * DEFAULT_SESSIONS_PER_PRINCIPAL_SHARE));
+}
 
 /** What the server side of the adapter needs (one per server factory). */
 export interface LegacyServerOptions {
@@ -27,6 +35,13 @@ export interface LegacyHttpOptions {
   maxSessions?: number;
   /** A session with no request in flight and no traffic for this long is closed (404 afterwards). */
   sessionIdleSeconds?: number;
+  /**
+   * Sessions one principal may hold; callers without a bearer token share one quota (default: a quarter of
+   * `maxSessions`, at least 1). An `initialize` beyond it gets 429.
+   */
+  maxSessionsPerPrincipal?: number;
+  /** No session lives longer than this, busy or not (default 3600 s); then 404, and the client starts anew. */
+  sessionLifetimeSeconds?: number;
   /** The store's clock, in milliseconds; injected in tests. */
   now?: () => number;
 }

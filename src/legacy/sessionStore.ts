@@ -3,7 +3,8 @@
  * sessions: at most `maxSessions` are held; a session with no request in flight and no traffic for
  * `idleMs` is closed by `sweep` (run on a timer, and before a new session is refused for room);
  * `close` ends one on DELETE. A session belongs to the principal that opened it: to anyone else it
- * does not exist.
+ * does not exist. One principal holds at most `maxPerOwner` sessions (callers without a principal share
+ * one owner, and so one quota), and no session outlives `maxLifetimeMs`, busy or not.
  */
 export interface Closable {
   close(): Promise<void>;
@@ -12,14 +13,23 @@ export interface Closable {
 export interface SessionStoreOptions {
   maxSessions: number;
   idleMs: number;
+  /** Sessions one owner may hold (default: no limit below `maxSessions`). */
+  maxPerOwner?: number;
+  /** A session older than this is closed, traffic or not (default: no limit). */
+  maxLifetimeMs?: number;
   now?: () => number;
 }
+
+/** Whether a new session of an owner fits: yes, not in the store (`full`), or not in the owner's quota. */
+export type Room = 'ok' | 'full' | 'owner_full';
 
 export interface SessionStore<T extends Closable> {
   readonly size: number;
   /** True when another session fits, after closing idle ones if the store was full. */
   hasRoom(): Promise<boolean>;
-  /** Adds a session; false (and nothing added) when the store is full. */
+  /** Whether a session of `owner` fits, after closing idle and expired ones if needed. */
+  roomFor(owner: string): Promise<Room>;
+  /** Adds a session; false (and nothing added) when the store or the owner's quota is full. */
   add(id: string, owner: string, value: T): boolean;
   /** The session if it exists and belongs to `owner`; counts as traffic. */
   get(id: string, owner: string): T | undefined;
@@ -35,13 +45,22 @@ export interface SessionStore<T extends Closable> {
 interface Entry<T> {
   value: T;
   owner: string;
+  created: number;
   lastSeen: number;
   inFlight: number;
 }
 
 export function createSessionStore<T extends Closable>(options: SessionStoreOptions): SessionStore<T> {
   const now = options.now ?? Date.now;
+  const maxPerOwner = options.maxPerOwner ?? Number.POSITIVE_INFINITY;
+  const maxLifetimeMs = options.maxLifetimeMs ?? Number.POSITIVE_INFINITY;
   const entries = new Map<string, Entry<T>>();
+  const expired = (entry: Entry<T>): boolean => now() - entry.created >= maxLifetimeMs;
+  const ownedBy = (owner: string): number => {
+    let count = 0;
+    for (const entry of entries.values()) if (entry.owner === owner && !expired(entry)) count++;
+    return count;
+  };
 
   const close = async (id: string): Promise<void> => {
     const entry = entries.get(id);
@@ -52,7 +71,9 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
 
   const sweep = async (): Promise<number> => {
     const cutoff = now() - options.idleMs;
-    const idle = [...entries].filter(([, entry]) => entry.inFlight === 0 && entry.lastSeen <= cutoff);
+    const idle = [...entries].filter(
+      ([, entry]) => (entry.inFlight === 0 && entry.lastSeen <= cutoff) || expired(entry),
+    );
     await Promise.all(idle.map(([id]) => close(id)));
     return idle.length;
   };
@@ -65,14 +86,25 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
       if (entries.size >= options.maxSessions) await sweep();
       return entries.size < options.maxSessions;
     },
+    roomFor: async (owner) => {
+      if (entries.size >= options.maxSessions || ownedBy(owner) >= maxPerOwner) await sweep();
+      // A full store is the server's answer (503) even to an owner at its quota; the quota answers 429 otherwise.
+      if (entries.size >= options.maxSessions) return 'full';
+      return ownedBy(owner) >= maxPerOwner ? 'owner_full' : 'ok';
+    },
     add: (id, owner, value) => {
-      if (entries.size >= options.maxSessions || entries.has(id)) return false;
-      entries.set(id, { value, owner, lastSeen: now(), inFlight: 0 });
+      if (entries.size >= options.maxSessions || entries.has(id) || ownedBy(owner) >= maxPerOwner) return false;
+      const at = now();
+      entries.set(id, { value, owner, created: at, lastSeen: at, inFlight: 0 });
       return true;
     },
     get: (id, owner) => {
       const entry = entries.get(id);
       if (entry === undefined || entry.owner !== owner) return undefined;
+      if (expired(entry)) {
+        void close(id);
+        return undefined;
+      }
       entry.lastSeen = now();
       return entry.value;
     },

@@ -64,6 +64,8 @@ export interface InspectContext {
   maxFileBytes: number;
   sniffBytes: number;
   limit: Limiter;
+  /** Checked before each inspection: an aborted one rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 export type InspectVerdict = { kind: 'file'; file: RepoFile } | { kind: 'skip'; reason: SkipReason; example: string };
@@ -109,6 +111,7 @@ async function checkSymlink(ctx: InspectContext, relative: string): Promise<Insp
  * never opened; any fs error (a file deleted since the listing included) is `unreadable`.
  */
 export async function inspectPath(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
+  ctx.signal?.throwIfAborted();
   let stats: Stats;
   try {
     stats = await ctx.limit(() => lstat(absoluteOf(ctx.root, relative)));

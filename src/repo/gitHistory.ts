@@ -10,6 +10,7 @@ export interface HistoryOptions {
   timeoutMs: number;
   /** How many recent commits (merges excluded) to read. */
   commits: number;
+  signal?: AbortSignal;
 }
 
 /** Commits touching more files than this are not a recency signal. */
@@ -36,7 +37,13 @@ export async function recentlyChanged(options: HistoryOptions, base: string): Pr
       '-z',
       ...(base === '' ? [] : ['--', `:(literal)${base}`]),
     ],
-    { command: options.command, cwd: options.root, timeoutMs: options.timeoutMs, maxBytes: 16 * 1024 * 1024 },
+    {
+      command: options.command,
+      cwd: options.root,
+      timeoutMs: options.timeoutMs,
+      maxBytes: 16 * 1024 * 1024,
+      ...(options.signal !== undefined && { signal: options.signal }),
+    },
   );
   if (!result.ok) return undefined;
   const recent = new Set<string>();

@@ -31,6 +31,7 @@ export interface GitListContext {
   command: string;
   timeoutMs: number;
   maxOutputBytes: number;
+  signal?: AbortSignal;
 }
 
 export interface ListSink {
@@ -205,6 +206,7 @@ export async function listWithGit(
       cwd: ctx.root,
       timeoutMs: ctx.timeoutMs,
       maxBytes: ctx.maxOutputBytes,
+      ...(ctx.signal !== undefined && { signal: ctx.signal }),
     });
   let ignoredRun: Promise<GitRunResult> | undefined;
   const startIgnored = (): Promise<GitRunResult> =>

@@ -3,7 +3,21 @@
  * caller's `GIT_*` environment, with the settings that could run a program or change the answer turned off.
  */
 import { spawn } from 'node:child_process';
+import { createLimiter } from './limit.js';
 import type { WalkerReason } from './types.js';
+
+/**
+ * `git` children the whole process runs at once: every listing, ignored-entries query and history read of every
+ * request shares this pool, so concurrent tool calls cannot start hundreds of processes. The rest wait their turn.
+ */
+export const MAX_GIT_PROCESSES = 8;
+const gitPool = createLimiter(MAX_GIT_PROCESSES);
+let running = 0;
+
+/** How many `git` children run right now (for tests and the stress report). */
+export function gitProcessesRunning(): number {
+  return running;
+}
 
 export interface GitRunOptions {
   command: string;
@@ -11,6 +25,8 @@ export interface GitRunOptions {
   timeoutMs: number;
   /** Larger output is an error (the process is killed). */
   maxBytes: number;
+  /** Aborting kills the child (or never starts it); the result is then `git_failed`. */
+  signal?: AbortSignal;
 }
 
 export type GitRunResult =
@@ -34,13 +50,30 @@ function gitEnvironment(): NodeJS.ProcessEnv {
 }
 
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitRunResult> {
+  return gitPool(async () => {
+    if (options.signal?.aborted) return { ok: false, reason: 'git_failed' } as const;
+    running++;
+    try {
+      return await spawnGit(args, options);
+    } finally {
+      running--;
+    }
+  });
+}
+
+function spawnGit(args: readonly string[], options: GitRunOptions): Promise<GitRunResult> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: GitRunResult): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       resolve(result);
+    };
+    const abort = (): void => {
+      child.kill('SIGKILL');
+      finish({ ok: false, reason: 'git_failed' });
     };
     let child: ReturnType<typeof spawn>;
     try {
@@ -58,6 +91,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       child.kill('SIGKILL');
       finish({ ok: false, reason: 'git_timeout' });
     }, options.timeoutMs);
+    options.signal?.addEventListener('abort', abort, { once: true });
     const chunks: Buffer[] = [];
     let bytes = 0;
     child.stdout?.on('data', (chunk: Buffer) => {

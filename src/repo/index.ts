@@ -10,7 +10,7 @@ export { BINARY_EXTENSIONS } from './classify.js';
 export { IGNORE_FILE_NAMES, SUMMARIZE_IGNORE_FILE } from './ignoreRules.js';
 export { MAX_SKIP_EXAMPLES } from './skips.js';
 export { candidateLineBytes, DEFAULT_CANDIDATE_BYTES } from './survey.js';
-export { countTokens, cutToTokens, preloadTokenizer } from './tokens.js';
+export { countTokens, cutToTokens } from './tokens.js';
 export { createSurveyCache, sharedSurveyCache } from './surveyCache.js';
 export type { SurveyCache, SurveyCacheOptions } from './surveyCache.js';
 export type {

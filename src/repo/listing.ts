@@ -3,6 +3,7 @@
  * otherwise (or when git fails); both give the same paths for the same tree. Cheap filters only — nothing is
  * opened but directories and ignore files.
  */
+import { escapeControls, hasControls } from '../protocol/sanitize.js';
 import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
@@ -18,6 +19,8 @@ export interface ListOptions {
   /** git output larger than this falls back to the walker. */
   maxGitOutputBytes: number;
   onProgress?: (event: RepoProgress) => void;
+  /** Kills git and stops the walker; an aborted listing rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 export interface DirectoryListing {
@@ -49,6 +52,7 @@ export async function listDirectory(
       command: options.gitCommand,
       timeoutMs: options.gitTimeoutMs,
       maxOutputBytes: options.maxGitOutputBytes,
+      ...(options.signal !== undefined && { signal: options.signal }),
     };
     const result = await listWithGit(context, base, rules, sink, !deferIgnored);
     if (typeof result === 'function') {
@@ -66,10 +70,20 @@ export async function listDirectory(
     }
     reason = result;
   }
-  const sink = { paths: [] as string[], skips: new SkipCollector(), onProgress: report };
+  // A git run killed by the abort is no reason to walk the tree instead.
+  options.signal?.throwIfAborted();
+  const sink = {
+    paths: [] as string[],
+    skips: new SkipCollector(),
+    onProgress: report,
+    ...(options.signal !== undefined && { signal: options.signal }),
+  };
   await walk(options.root, base, rules, sink);
   return { listing: finish(options, base, sink.paths, sink.skips, { kind: 'walker', reason }) };
 }
+
+/** Examples of unsafe names are shown escaped and at most this long. */
+const MAX_EXAMPLE_CHARS = 200;
 
 function finish(
   options: ListOptions,
@@ -82,8 +96,15 @@ function finish(
   paths.sort();
   let unique = 0;
   for (let index = 0; index < paths.length; index++) {
+    const path = paths[index] as string;
+    // A name with a control, separator or format character (newline, tab, ESC, bidi override) could forge the
+    // structure of a prompt or a log line: it is never listed, so never shown, picked or read.
+    if (hasControls(path)) {
+      skips.add('unsafe_name', escapeControls(path, MAX_EXAMPLE_CHARS));
+      continue;
+    }
     // Unmerged entries appear once per stage in git's output.
-    if (index === 0 || paths[index] !== paths[unique - 1]) paths[unique++] = paths[index] as string;
+    if (unique === 0 || path !== paths[unique - 1]) paths[unique++] = path;
   }
   paths.length = unique;
   options.onProgress?.({ phase: 'listed', files: paths.length, source });

@@ -5,12 +5,14 @@
  * always sees the tree as it is now (a file removed or newly ignored since the pick prompt was made is refused).
  *
  * The verdict follows the listing's rules (walker.ts, gitListing.ts): `.git` anywhere, a missing segment, a
- * directory that is a symlink, special files and known binary extensions are not listed; a path that the `extra`
+ * directory that is a symlink, special files, names with control characters and known binary extensions are not
+ * listed; a path that the `extra`
  * layer ignores (or that lies below a directory it ignores) is not listed; one that only git's own rules ignore is
  * `git_ignored` — git still lists it if it is tracked, which the caller asks git about.
  */
 import type { Stats } from 'node:fs';
 import { lstatSync } from 'node:fs';
+import { hasControls } from '../protocol/sanitize.js';
 import { hasBinaryExtension } from './classify.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { absoluteOf, VCS_DIR_NAME } from './paths.js';
@@ -28,6 +30,8 @@ function lstatOrUndefined(root: string, relative: string): Stats | undefined {
 
 /** The verdict for `relative` (normalized, POSIX, relative to the root, not empty). */
 export function judgePath(root: string, relative: string): PathVerdict {
+  // A name with a control, separator or format character is never listed (listing.ts: `unsafe_name`).
+  if (hasControls(relative)) return 'unlisted';
   const segments = relative.split('/');
   let rules = IgnoreRules.forRoot(root);
   let current = '';

@@ -102,6 +102,7 @@ export async function readFiles(
   paths: readonly string[],
   budget: ReadBudget,
   onRead?: (done: number, of: number) => void,
+  signal?: AbortSignal,
 ): Promise<ReadResult> {
   const perFile = nonNegative(budget.perFileBytes);
   const perFileTokens = tokenLimit(budget.perFileTokens);
@@ -114,6 +115,7 @@ export async function readFiles(
   let totalTokens = 0;
 
   for (const [index, requested] of paths.entries()) {
+    signal?.throwIfAborted();
     onRead?.(index, paths.length);
     const path = normalizeRelPath(requested);
     if (path === undefined || path === '') {

@@ -193,6 +193,7 @@ class FsRepository implements Repository {
         command: this.listOptions.gitCommand,
         timeoutMs: this.listOptions.gitTimeoutMs,
         commits: this.historyCommits,
+        ...(this.listOptions.signal !== undefined && { signal: this.listOptions.signal }),
       },
       base,
     );
@@ -232,6 +233,7 @@ class FsRepository implements Repository {
       paths,
       budget,
       onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
+      this.ctx.signal,
     );
   }
 }
@@ -255,9 +257,17 @@ export async function openRepository(root: string, options: RepositoryOptions = 
     throw invalid();
   }
   const onProgress = options.onProgress;
+  const signal = options.signal;
   return new FsRepository(
-    { root: real, maxFileBytes, sniffBytes, limit: createLimiter(FS_CONCURRENCY) },
     {
+      root: real,
+      maxFileBytes,
+      sniffBytes,
+      limit: createLimiter(FS_CONCURRENCY),
+      ...(signal !== undefined && { signal }),
+    },
+    {
+      ...(signal !== undefined && { signal }),
       root: real,
       useGit: options.listing !== 'walker',
       gitCommand: options.gitCommand ?? 'git',

@@ -1,118 +1,130 @@
 /**
  * Token estimates with a real tokenizer: `gpt-tokenizer`'s `o200k_base` (GPT-4o and later). Other model families
  * tokenize differently (typically within ±20% on code and English), so counts are estimates for budgeting, not
- * billing. The encoder (about 60 MB of ranks) is loaded on first use only, so listing never pays for it — on a worker
- * thread where the build provides one (tokenWorker.ts), so that loading it never blocks this thread;
- * `preloadTokenizer` starts that early.
+ * billing. The encoder (about 60 MB of ranks) is loaded on first use only, so listing never pays for it.
+ *
+ * The encoder is much slower than linear on long unbroken text (one repeated character, CJK without spaces) and
+ * can overflow the stack on it. Texts here may come from a peer (a host's answer, a file of the served tree), so
+ * the encoder only ever sees pieces of at most `MAX_PIECE_CHARS` code units, cut after whitespace where there is
+ * some, and the work yields to the event loop between pieces: the cost is linear and no request blocks the
+ * others. A token never spans two pieces, so a count may exceed the whole-text count by about one per piece.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { cutWith, type TokenReply, type TokenRequest } from './tokenCut.js';
+type Tokenizer = {
+  countTokens(text: string): number;
+  encode(text: string): number[];
+  decode(tokens: number[]): string;
+};
 
-interface Tokenizer {
-  count(text: string): Promise<number>;
-  cut(text: string, limit: number): Promise<{ text: string; tokens: number }>;
+/** The longest text the encoder is given at once (UTF-16 code units). */
+export const MAX_PIECE_CHARS = 1024;
+/** Pieces tokenized between two yields to the event loop. */
+const PIECES_PER_TURN = 4;
+
+let loading: Promise<Tokenizer> | undefined;
+
+function tokenizer(): Promise<Tokenizer> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => ({
+    countTokens: (text: string) => module.countTokens(text),
+    encode: (text: string) => module.encode(text),
+    decode: (tokens: number[]) => module.decode(tokens),
+  }));
+  return loading;
 }
 
-type Ask = { op: 'count'; text: string } | { op: 'cut'; text: string; limit: number };
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
 
-/** The worker's entry beside this module: present in the build, absent when the sources run directly (tests). */
-const WORKER_FILE = new URL('./tokenWorker.js', import.meta.url);
-
-let current: Tokenizer | undefined;
-
-/** The encoder loaded into this thread (blocking it for about a third of a second, once). */
-function inThread(): Tokenizer {
-  const loaded = import('gpt-tokenizer/encoding/o200k_base');
-  return {
-    count: async (text) => (await loaded).countTokens(text),
-    cut: async (text, limit) => cutWith(await loaded, text, limit),
-  };
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
 }
 
 /**
- * The encoder on its own thread: it loads while this thread goes on, and each count is one message. The worker
- * never keeps the process alive while idle; if it fails, the requests in flight and all later ones run in-thread.
+ * Where the piece starting at `start` ends: `MAX_PIECE_CHARS` on, moved back to just after the last whitespace in
+ * its second half when there is one, and never between the two halves of a surrogate pair.
  */
-function inWorker(): Tokenizer | undefined {
-  if (WORKER_FILE.protocol !== 'file:' || !existsSync(fileURLToPath(WORKER_FILE))) return undefined;
-  let worker: Worker;
-  try {
-    worker = new Worker(WORKER_FILE);
-  } catch {
-    return undefined;
+function pieceEnd(text: string, start: number): number {
+  const hard = start + MAX_PIECE_CHARS;
+  if (hard >= text.length) return text.length;
+  for (let index = hard - 1; index > start + MAX_PIECE_CHARS / 2; index--) {
+    if (isSpace(text.charCodeAt(index))) return index + 1;
   }
-  type Pending = { ask: Ask; resolve: (reply: TokenReply) => void; reject: (error: Error) => void };
-  const pending = new Map<number, Pending>();
-  let nextId = 0;
-  let fallback: Tokenizer | undefined;
-  const viaFallback = (ask: Ask, into: Pending): void => {
-    fallback ??= inThread();
-    const answer =
-      ask.op === 'count'
-        ? fallback.count(ask.text).then((count) => ({ id: -1, count }))
-        : fallback.cut(ask.text, ask.limit).then((cut) => ({ id: -1, cut }));
-    answer.then(into.resolve, into.reject);
-  };
-  let broken = false;
-  const fail = (): void => {
-    broken = true;
-    for (const entry of pending.values()) viaFallback(entry.ask, entry);
-    pending.clear();
-  };
-  worker.on('error', fail);
-  worker.on('exit', fail);
-  worker.on('message', (reply: TokenReply) => {
-    const entry = pending.get(reply.id);
-    if (entry === undefined) return;
-    pending.delete(reply.id);
-    if (pending.size === 0) worker.unref();
-    if (reply.error !== undefined) entry.reject(new Error(reply.error));
-    else entry.resolve(reply);
-  });
-  // After the listeners: adding a 'message' listener refs the worker again.
-  worker.unref();
-  const ask = (question: Ask): Promise<TokenReply> =>
-    new Promise((resolve, reject) => {
-      const entry = { ask: question, resolve, reject };
-      if (broken) return viaFallback(question, entry);
-      const id = nextId++;
-      pending.set(id, entry);
-      worker.ref();
-      worker.postMessage({ ...question, id } satisfies TokenRequest);
-    });
-  return {
-    count: async (text) => (await ask({ op: 'count', text })).count ?? 0,
-    cut: async (text, limit) => (await ask({ op: 'cut', text, limit })).cut ?? { text: '', tokens: 0 },
-  };
+  return isHighSurrogate(text.charCodeAt(hard - 1)) ? hard - 1 : hard;
 }
 
-function tokenizer(): Tokenizer {
-  return (current ??= inWorker() ?? inThread());
+/** The pieces the encoder sees, in order, made as they are needed; joined they are `text`. */
+export function* tokenizerPieces(text: string): Generator<string> {
+  for (let start = 0; start < text.length;) {
+    const end = pieceEnd(text, start);
+    yield text.slice(start, end);
+    start = end;
+  }
 }
 
-/**
- * Starts loading the encoder on its own thread, so that the first count does not wait for it. Does nothing where
- * there is no worker (the sources run directly): loading in-thread would block the caller instead.
- */
-export function preloadTokenizer(): void {
-  if (current === undefined) current = inWorker();
+/** Lets other requests run (timers and I/O included) between pieces of a long text. */
+function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Estimated tokens of `text`. A token covers at least one UTF-8 byte, so the empty string is 0. */
 export async function countTokens(text: string): Promise<number> {
   if (text === '') return 0;
-  return tokenizer().count(text);
+  const { countTokens: count } = await tokenizer();
+  if (text.length <= MAX_PIECE_CHARS) return count(text);
+  let total = 0;
+  let index = 0;
+  for (const piece of tokenizerPieces(text)) {
+    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
+    total += count(piece);
+  }
+  return total;
+}
+
+/** The length (in UTF-16 code units) of the longest common prefix of two strings. */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let index = 0;
+  while (index < max && a.charCodeAt(index) === b.charCodeAt(index)) index++;
+  return index;
+}
+
+/** The longest prefix of one piece with at most `limit` tokens (`limit` is below the piece's count). */
+function cutPiece(piece: string, limit: number, tokenizer: Tokenizer): { text: string; tokens: number } {
+  if (limit <= 0) return { text: '', tokens: 0 };
+  let end = commonPrefix(piece, tokenizer.decode(tokenizer.encode(piece).slice(0, limit)));
+  // Re-tokenizing a prefix can merge differently at its end: shrink (a bounded number of times) until it fits.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    if (end > 0 && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
+    const prefix = piece.slice(0, end);
+    const used = tokenizer.countTokens(prefix);
+    if (used <= limit || end === 0) return { text: prefix, tokens: used };
+    end = Math.max(0, end - 4 * (used - limit));
+  }
+  return { text: '', tokens: 0 };
 }
 
 /**
  * The longest prefix of `text` with at most `maxTokens` tokens, cut between characters (never inside a
  * surrogate pair), and its token count. Text that fits is returned whole. Texts with no more UTF-8 bytes than
- * `maxTokens` are never tokenized: they cannot exceed it.
+ * `maxTokens` are never tokenized past their count: they cannot exceed it. The work stops at the piece where the
+ * budget runs out, so it is bounded by what is kept, not by the length of `text`.
  */
 export async function cutToTokens(text: string, maxTokens: number): Promise<{ text: string; tokens: number }> {
   const limit = Math.max(0, Math.floor(maxTokens));
   if (Buffer.byteLength(text, 'utf8') <= limit) return { text, tokens: await countTokens(text) };
-  return tokenizer().cut(text, limit);
+  const encoder = await tokenizer();
+  let used = 0;
+  let kept = 0;
+  let index = 0;
+  for (const piece of tokenizerPieces(text)) {
+    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
+    const tokens = encoder.countTokens(piece);
+    if (used + tokens > limit) {
+      const last = cutPiece(piece, limit - used, encoder);
+      return { text: text.slice(0, kept) + last.text, tokens: used + last.tokens };
+    }
+    used += tokens;
+    kept += piece.length;
+  }
+  return { text, tokens: used };
 }

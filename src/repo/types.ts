@@ -9,7 +9,14 @@ export interface RepoFile {
 
 /** Why an entry was left out of a listing, an inspection or a read. */
 export type SkipReason =
-  'ignored' | 'binary' | 'too_large' | 'symlink_outside_root' | 'special_file' | 'unreadable' | 'vcs_dir';
+  | 'ignored'
+  | 'binary'
+  | 'too_large'
+  | 'symlink_outside_root'
+  | 'special_file'
+  | 'unreadable'
+  | 'unsafe_name'
+  | 'vcs_dir';
 
 /** One class of skipped entries: how many, and at most five examples (sorted). */
 export interface SkippedClass {
@@ -147,6 +154,11 @@ export interface RepositoryOptions {
    * survey lists the tree.
    */
   cache?: SurveyCache;
+  /**
+   * Aborting stops the work of this repository object: running `git` children are killed, the walker, the
+   * candidate inspection and the reads stop between entries, and the pending call rejects with the abort reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Repository {

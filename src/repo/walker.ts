@@ -80,6 +80,8 @@ export interface WalkSink {
   onDirectory?: (dir: string) => void;
   /** How the walk yields between slices (default: `setImmediate`). */
   pause?: () => Promise<void>;
+  /** Checked between directories: an aborted walk rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function walk(root: string, start: string, rules: IgnoreRules, sink
   const stack: { dir: string; rules: IgnoreRules; own: boolean }[] = [{ dir: start, rules, own: true }];
   let sinceYield = 0;
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    sink.signal?.throwIfAborted();
     const { dir } = item;
     sink.onDirectory?.(dir);
     let entries: Dirent[];

@@ -18,7 +18,10 @@ import {
 import { z } from 'zod';
 
 import type { AnyToolDefinition, ToolContext } from '../flows/tool.js';
+import type { Logger } from '../logger.js';
+import type { Admission } from './admission.js';
 import type { EraRequestView, ServerEra } from './era.js';
+import { describeInternalError, guardRequestHandlers } from './internalErrors.js';
 import { describeUnknownArguments, unknownArgumentsMessage } from './unknownArguments.js';
 
 export const SERVER_NAME = 'mcp-model-input';
@@ -41,13 +44,22 @@ export interface ServerFactoryOptions {
   extend?: (server: Server, principal: string) => void;
   /** An era plug-in (the legacy 2025-11-25 adapter); without one, only 2026-07-28 is served. */
   era?: ServerEra;
+  /** Where the detail of an internal error goes; the peer only ever gets -32603 `Internal error`. */
+  logger?: Logger;
+  /** Bounds the tool calls running and waiting (global and per principal); without it calls are not bounded. */
+  admission?: Admission;
 }
 
 /**
  * The per-request view every handler gets, built from the SDK's context. When an era plug-in serves
  * the request (`view`), capabilities and answers come from it instead of `_meta`.
  */
-export function toolContextOf(ctx: ServerContext, principal: string, legacy?: EraRequestView): ToolContext {
+export function toolContextOf(
+  ctx: ServerContext,
+  principal: string,
+  legacy?: EraRequestView,
+  transportSignal?: AbortSignal,
+): ToolContext {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
@@ -59,7 +71,8 @@ export function toolContextOf(ctx: ServerContext, principal: string, legacy?: Er
     requestState: ctx.mcpReq.requestState(),
     inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
     ...(legacy?.hostUnavailable !== undefined && { hostUnavailable: legacy.hostUnavailable }),
-    signal: ctx.mcpReq.signal,
+    // Aborted by notifications/cancelled (the SDK) or by the HTTP client going away (the transport).
+    signal: transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]),
     log: (level, data) => ctx.mcpReq.log(level, data),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
@@ -110,6 +123,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
 
   return (requestContext) => {
     const principal = options.resolvePrincipal(requestContext.authInfo);
+    const transportSignal = (requestContext as { requestInfo?: { signal?: AbortSignal } }).requestInfo?.signal;
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
@@ -126,6 +140,9 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     };
     const era = options.era;
     const server = era?.createServer(options.identity, serverOptions) ?? new Server(options.identity, serverOptions);
+    guardRequestHandlers(server, (method, error) =>
+      options.logger?.warn(`${method}: internal error: ${describeInternalError(error)}`, 'internal_error'),
+    );
 
     server.setRequestHandler('tools/list', () => listToolsResult(descriptors));
 
@@ -152,8 +169,16 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
           `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
         );
       }
-      const run = (view: EraRequestView | undefined) => tool.run(parsed.data, toolContextOf(ctx, principal, view));
-      return era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run);
+      const run = (view: EraRequestView | undefined) =>
+        tool.run(parsed.data, toolContextOf(ctx, principal, view, transportSignal));
+      const signal =
+        transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]);
+      const release = await options.admission?.acquire(principal, signal);
+      try {
+        return await (era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run));
+      } finally {
+        release?.();
+      }
     });
 
     options.extend?.(server, principal);

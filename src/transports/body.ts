@@ -1,29 +1,138 @@
-/** Reads a request body up to a byte cap; never buffers past it. */
-export type CappedBody = { kind: 'ok'; text: string } | { kind: 'too_large' } | { kind: 'unreadable' };
+/**
+ * Reading a request body within three bounds: its own size cap, a process-wide budget of body bytes being
+ * buffered at once (so a thousand stalled bodies cannot take the memory), and a read deadline (so a body that
+ * trickles in cannot hold its share of the budget for long).
+ *
+ * Nothing here cancels the request's stream: on a Node socket that destroys the connection before the error
+ * response is written. The front answers early instead with `Connection: close` (transports/http.ts).
+ */
+export type CappedBody =
+  | { kind: 'ok'; text: string }
+  | { kind: 'too_large' }
+  | { kind: 'unreadable' }
+  /** The process-wide budget of body bytes in flight is spent: retry later. */
+  | { kind: 'busy' }
+  /** The body did not arrive within the read deadline. */
+  | { kind: 'timeout' };
 
-export async function readBodyCapped(request: Request, maxBytes: number): Promise<CappedBody> {
+/** Bodies up to this size are small: a share of the budget is kept for them. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+/** The share of the budget large bodies may never take, so that ordinary requests get through while they stall. */
+const SMALL_BODY_SHARE = 1 / 8;
+
+/** The process-wide count of request-body bytes buffered or reserved, with a ceiling. */
+export interface BodyBudget {
+  readonly maxBytes: number;
+  readonly inFlight: number;
+  /**
+   * Takes `bytes` from the budget for a body of `bodyBytes` so far (or declared); false (and nothing taken) when
+   * they do not fit. A body larger than {@link SMALL_BODY_BYTES} may use all but an eighth of the budget.
+   */
+  reserve(bytes: number, bodyBytes?: number): boolean;
+  release(bytes: number): void;
+}
+
+export function createBodyBudget(maxBytes: number): BodyBudget {
+  let inFlight = 0;
+  const largeLimit = Math.floor(maxBytes * (1 - SMALL_BODY_SHARE));
+  return {
+    maxBytes,
+    get inFlight() {
+      return inFlight;
+    },
+    reserve(bytes, bodyBytes = bytes) {
+      const limit = bodyBytes > SMALL_BODY_BYTES ? largeLimit : maxBytes;
+      if (inFlight + bytes > limit) return false;
+      inFlight += bytes;
+      return true;
+    },
+    release(bytes) {
+      inFlight = Math.max(0, inFlight - bytes);
+    },
+  };
+}
+
+export interface BodyReadOptions {
+  /** The shared budget; without one only `maxBytes` bounds the read. */
+  budget?: BodyBudget;
+  /** Deadline for the whole body, in milliseconds (default: none). */
+  timeoutMs?: number;
+}
+
+/** A body read: its outcome, and the function that gives its reserved bytes back (call it once, when done). */
+export interface BodyRead {
+  body: CappedBody;
+  release(): void;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+export async function readBodyCapped(
+  request: Request,
+  maxBytes: number,
+  options: BodyReadOptions = {},
+): Promise<BodyRead> {
+  const { budget } = options;
+  let reserved = 0;
+  const release = (): void => {
+    budget?.release(reserved);
+    reserved = 0;
+  };
+  const take = (bytes: number, bodyBytes: number): boolean => {
+    if (budget === undefined) return true;
+    if (!budget.reserve(bytes, bodyBytes)) return false;
+    reserved += bytes;
+    return true;
+  };
+  const done = (body: CappedBody): BodyRead => {
+    if (body.kind !== 'ok') release();
+    return { body, release };
+  };
+
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    return { kind: 'too_large' };
-  }
-  if (request.body === null) return { kind: 'ok', text: '' };
+  if (Number.isFinite(declared) && declared > maxBytes) return done({ kind: 'too_large' });
+  if (request.body === null) return done({ kind: 'ok', text: '' });
+  // A declared length is reserved up front: a body that cannot fit is refused before a byte is buffered.
+  if (Number.isFinite(declared) && declared > 0 && !take(declared, declared)) return done({ kind: 'busy' });
+  const prepaid = reserved;
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline =
+    options.timeoutMs === undefined
+      ? undefined
+      : new Promise<typeof TIMED_OUT>((resolve) => {
+          timer = setTimeout(() => resolve(TIMED_OUT), options.timeoutMs);
+          timer.unref?.();
+        });
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const next = reader.read();
+      const result = deadline === undefined ? await next : await Promise.race([next, deadline]);
+      if (result === TIMED_OUT) {
+        next.catch(() => {});
+        return done({ kind: 'timeout' });
+      }
+      const { done: ended, value } = result;
+      if (ended) break;
       total += value.byteLength;
       if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return { kind: 'too_large' };
+        reader.releaseLock();
+        return done({ kind: 'too_large' });
+      }
+      // Bytes past a declared length (or of a chunked body) are reserved as they arrive.
+      if (total > prepaid && !take(total - Math.max(prepaid, total - value.byteLength), total)) {
+        reader.releaseLock();
+        return done({ kind: 'busy' });
       }
       chunks.push(value);
     }
   } catch {
-    return { kind: 'unreadable' };
+    return done({ kind: 'unreadable' });
+  } finally {
+    clearTimeout(timer);
   }
-  return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
+  return done({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') });
 }

@@ -21,11 +21,19 @@ import {
 import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 import type { SessionLeg, SessionLegFactory } from '../server/era.js';
-import { readBodyCapped } from './body.js';
+import { SERVER_BUSY_CODE, type Admission } from '../server/admission.js';
+import { ANONYMOUS } from '../server/principals.js';
+import { createBodyBudget, readBodyCapped, type BodyBudget } from './body.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Request-body bytes all requests together may have buffered at once; beyond it, 503 with Retry-After. */
+export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/** A request body must arrive whole within this many milliseconds (408 otherwise). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** Retry-After (seconds) of a 503 for a spent body budget. */
+const BODY_BUSY_RETRY_AFTER_SECONDS = 1;
 
 export interface HttpFrontOptions {
   factory: McpServerFactory;
@@ -38,6 +46,15 @@ export interface HttpFrontOptions {
   /** Bearer token -> principal. When set, every request needs a known token. */
   tokens?: ReadonlyMap<string, string>;
   maxBodyBytes?: number;
+  /** The process-wide budget of request-body bytes in flight (default 64 MiB), or a budget shared with others. */
+  maxBodyBytesInFlight?: number | BodyBudget;
+  /** Deadline for reading one request body, in milliseconds (default 30 s). */
+  bodyTimeoutMs?: number;
+  /**
+   * The tool-call admission the server factory enforces: a `tools/call` it would refuse gets 503 or 429 with
+   * `Retry-After` here, before the SDK sees it.
+   */
+  admission?: Admission;
   /** Sessionful serving of clients that open with `initialize` (an era plug-in's); absent: refused. */
   sessions?: SessionLegFactory;
 }
@@ -81,6 +98,9 @@ function versionHeaderMismatch(request: Request, params: unknown): { message: st
 export function createHttpFront(options: HttpFrontOptions): HttpFront {
   const endpoint = options.endpoint ?? DEFAULT_ENDPOINT;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const inFlight = options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT;
+  const budget = typeof inFlight === 'number' ? createBodyBudget(inFlight) : inFlight;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
   const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
   const legacy: SessionLeg | undefined = options.sessions?.({
@@ -93,10 +113,11 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     legacy: 'reject',
     responseMode: 'auto',
     maxRequestBodySize: maxBodyBytes,
-    onerror: (error) => options.logger.warn(`http: ${error.message}`),
+    onerror: (error) => options.logger.warn(`http: ${error.message}`, 'http_rejected'),
   });
 
-  async function handle(request: Request): Promise<Response> {
+  /** `read.consumed` is set once the whole body has been read: every earlier answer closes the connection. */
+  async function handle(request: Request, read: { consumed: boolean; release(): void }): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname !== endpoint) return jsonRpcError(404, -32600, `Not found: the MCP endpoint is ${endpoint}`);
     const host = (request.headers.get('host') ?? url.host).toLowerCase();
@@ -131,11 +152,22 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return legacy.serve(sessionId, { request, owner, ...(authInfo !== undefined && { authInfo }) });
     }
 
-    const body = await readBodyCapped(request, maxBodyBytes);
+    const { body, release } = await readBodyCapped(request, maxBodyBytes, { budget, timeoutMs: bodyTimeoutMs });
+    read.release = release;
     if (body.kind === 'too_large') {
       return jsonRpcError(413, -32600, `Request body too large: the limit is ${maxBodyBytes} bytes`);
     }
+    if (body.kind === 'busy') {
+      options.logger.warn(`http: refused a request body: ${budget.maxBytes} body bytes in flight`, 'http_body_busy');
+      const response = jsonRpcError(503, -32000, 'Server busy: too many request bodies in flight; retry later');
+      response.headers.set('retry-after', String(BODY_BUSY_RETRY_AFTER_SECONDS));
+      return response;
+    }
+    if (body.kind === 'timeout') {
+      return jsonRpcError(408, -32600, `Request timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+    }
     if (body.kind === 'unreadable') return jsonRpcError(400, -32600, 'Bad request: the body could not be read');
+    read.consumed = true;
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.text);
@@ -143,7 +175,13 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
     }
     const message = parsed as { id?: unknown; method?: unknown; params?: unknown } | null;
-    const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });
+    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts).
+    const forwarded = new Request(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: body.text,
+      signal: request.signal,
+    });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
@@ -162,18 +200,33 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
+      const refusal = message.method === 'tools/call' ? options.admission?.check(owner || ANONYMOUS) : undefined;
+      if (refusal !== undefined) {
+        options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
+        const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
+        const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, message.id, data);
+        response.headers.set('retry-after', String(refusal.retryAfterSeconds));
+        return response;
+      }
     }
     return sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
   return {
     fetch: async (request) => {
+      const read = { consumed: request.body === null, release: () => {} };
+      let response: Response;
       try {
-        return await handle(request);
+        response = await handle(request, read);
       } catch (error) {
-        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
-        return jsonRpcError(500, -32603, 'Internal error');
+        options.logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`, 'internal_error');
+        response = jsonRpcError(500, -32603, 'Internal error');
+      } finally {
+        read.release();
       }
+      // An answer given before the body was read whole (413, 401, 403, 404, 405, 408, 503…) ends the
+      // connection: its unread bytes would otherwise be taken for the next request on it.
+      return read.consumed ? response : withConnectionClose(response);
     },
     close: async () => {
       await legacy?.close();
@@ -188,6 +241,18 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       },
     }),
   };
+}
+
+/** `response` with `Connection: close` (a copy when its headers are immutable). */
+function withConnectionClose(response: Response): Response {
+  try {
+    response.headers.set('connection', 'close');
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('connection', 'close');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 function isPlainMessage(value: unknown): value is { id?: unknown; method?: unknown; params?: unknown } {

@@ -101,6 +101,6 @@ export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
   return serveStdio(options.factory, {
     legacy: options.era === undefined ? 'reject' : 'serve',
     transport,
-    onerror: (error) => options.logger.warn(`stdio: ${error.message}`),
+    onerror: (error) => options.logger.warn(`stdio: ${error.message}`, 'stdio_rejected'),
   });
 }

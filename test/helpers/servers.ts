@@ -1,9 +1,11 @@
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
+import type { RepositoryOptions } from '../../src/repo/index.js';
+import type { AdmissionOptions } from '../../src/server/admission.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
-import type { HttpFront } from '../../src/transports/http.js';
+import type { HttpFront, HttpFrontOptions } from '../../src/transports/http.js';
 import { httpChannel, stdioChannel, type RawChannel } from './rawChannel.js';
 
 export interface TestFrontOptions {
@@ -15,6 +17,12 @@ export interface TestFrontOptions {
   stateTtlSeconds?: number;
   maxRounds?: number;
   maxBodyBytes?: number;
+  /** Tool-call admission limits. */
+  admission?: AdmissionOptions;
+  /** Repository reader options (a fake git command, the walker only…). */
+  repository?: RepositoryOptions;
+  /** Further front options (body budget and deadline, admission limits…). */
+  front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
 
 /** Our HTTP front, in-process, answering to Host `localhost`. */
@@ -27,6 +35,8 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     defaultPrincipal: ANONYMOUS,
     ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.admission !== undefined && { admission: options.admission }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,
@@ -34,6 +44,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     allowedOrigins: ['http://localhost'],
     ...(options.tokens !== undefined && { tokens: options.tokens }),
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    ...options.front,
   });
 }
 

@@ -283,7 +283,7 @@ describe('a 2025-11-25 client over HTTP', () => {
 
 describe('legacy HTTP sessions are bounded', () => {
   it('at most maxSessions; 503 beyond; DELETE frees a place; GET 405; unknown id 404', async () => {
-    const { front } = legacyFront({ legacy: { maxSessions: 2 } });
+    const { front } = legacyFront({ legacy: { maxSessions: 2, maxSessionsPerPrincipal: 3 } });
     const ids: string[] = [];
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await openSession(front);
@@ -309,7 +309,9 @@ describe('legacy HTTP sessions are bounded', () => {
 
   it('abandoned sessions expire after the idle timeout: memory does not grow with them', async () => {
     const clock = { now: 0 };
-    const { front } = legacyFront({ legacy: { maxSessions: 3, sessionIdleSeconds: 60, now: () => clock.now } });
+    const { front } = legacyFront({
+      legacy: { maxSessions: 3, maxSessionsPerPrincipal: 3, sessionIdleSeconds: 60, now: () => clock.now },
+    });
     const abandoned: string[] = [];
     for (let round = 0; round < 12; round++) {
       clock.now += 25_000;
@@ -330,7 +332,10 @@ describe('legacy HTTP sessions are bounded', () => {
 
   it('a session waiting for a sampling answer is not idle, however long the wait', async () => {
     const clock = { now: 0 };
-    const { front } = legacyFront({ legacy: { sessionIdleSeconds: 1, now: () => clock.now } });
+    // The lifetime (tested below) is set out of the way: this is about idleness.
+    const { front } = legacyFront({
+      legacy: { sessionIdleSeconds: 1, sessionLifetimeSeconds: 7 * 86_400, now: () => clock.now },
+    });
     const peer = legacyPeer('answer');
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -427,5 +432,68 @@ describe('one running server, both eras at once', () => {
       expect(await server.stop()).toBe(0);
     }
     expect(server.stderr().split(SAMPLING_DEPRECATION_WARNING)).toHaveLength(2);
+  });
+});
+
+describe('legacy HTTP sessions per principal (hardening item 4)', () => {
+  const ALICE = 'alice-token-0123456789abcdef';
+  const BOB = 'bob-token-0123456789abcdefgh';
+  const tokens = new Map([
+    [ALICE, 'alice'],
+    [BOB, 'bob'],
+  ]);
+
+  it('one principal cannot take every session: beyond its quota 429, others still get in', async () => {
+    const { front } = legacyFront({ legacy: { maxSessions: 8 }, tokens });
+    const alice = { authorization: `Bearer ${ALICE}` };
+    // The default quota is a quarter of --max-sessions: 2 of 8.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await openSession(front, alice);
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    const refused = await openSession(front, alice);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect((await messageOf(refused))?.['error']?.message).toContain('at most 2');
+    const bob = await openSession(front, { authorization: `Bearer ${BOB}` });
+    expect(bob.status).toBe(200);
+    await bob.text();
+    expect(front.sessions?.count).toBe(3);
+    await front.close();
+  });
+
+  it('anonymous callers share one quota', async () => {
+    const { front } = legacyFront({ legacy: { maxSessions: 8, maxSessionsPerPrincipal: 3 } });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await openSession(front);
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    expect((await openSession(front)).status).toBe(429);
+    await front.close();
+  });
+
+  it('no session outlives its lifetime, even one kept busy with traffic', async () => {
+    const clock = { now: 0 };
+    const { front } = legacyFront({
+      legacy: { maxSessionsPerPrincipal: 1, sessionIdleSeconds: 600, sessionLifetimeSeconds: 60, now: () => clock.now },
+    });
+    const opened = await openSession(front);
+    const id = opened.headers.get('mcp-session-id') as string;
+    await opened.text();
+    for (let minute = 0; minute < 5; minute++) {
+      clock.now += 10_000;
+      const ping = await front.fetch(legacyRequest(list(minute + 2), id));
+      expect(ping.status).toBe(200);
+      await ping.text();
+    }
+    expect((await openSession(front)).status).toBe(429);
+    clock.now += 10_000; // 60 s after it opened
+    expect((await front.fetch(legacyRequest(list(9), id))).status).toBe(404);
+    const next = await openSession(front);
+    expect(next.status).toBe(200);
+    await next.text();
+    await front.close();
   });
 });

@@ -82,3 +82,34 @@ describe('the legacy session store', () => {
     expect(store.size).toBe(0);
   });
 });
+
+describe('the legacy session store per owner', () => {
+  it('bounds each owner, answers full before owner_full, and ends sessions at their lifetime', async () => {
+    const clock = { now: 0 };
+    const store = createSessionStore<ReturnType<typeof fakeSession>>({
+      maxSessions: 3,
+      idleMs: 10_000,
+      maxPerOwner: 2,
+      maxLifetimeMs: 5_000,
+      now: () => clock.now,
+    });
+    const sessions = [fakeSession(), fakeSession(), fakeSession()];
+    expect(store.add('a1', 'alice', sessions[0]!)).toBe(true);
+    expect(store.add('a2', 'alice', sessions[1]!)).toBe(true);
+    expect(await store.roomFor('alice')).toBe('owner_full');
+    expect(store.add('a3', 'alice', fakeSession())).toBe(false);
+    expect(await store.roomFor('')).toBe('ok');
+    expect(store.add('b1', '', sessions[2]!)).toBe(true);
+    expect(await store.roomFor('bob')).toBe('full');
+    expect(await store.roomFor('alice')).toBe('full');
+
+    clock.now = 4_000;
+    store.get('a1', 'alice'); // traffic does not extend a lifetime
+    clock.now = 5_000;
+    expect(store.get('a1', 'alice')).toBeUndefined();
+    expect(await store.roomFor('alice')).toBe('ok');
+    expect(await store.sweep()).toBe(2); // the busy-or-not expired ones, on the leg's timer
+    expect(sessions.every((session) => session.closed === 1)).toBe(true);
+    expect(store.size).toBe(0);
+  });
+});

@@ -128,6 +128,9 @@ describe('git fast path', () => {
       'lib/a.snap',
       'lib/gen/out.ts',
       'lib/sub/b.snap',
+      // Names with control characters are never listed (skipped as unsafe_name).
+      'nl\ndir/.gitignore',
+      'nl\ndir/b.txt',
       'notes/deep/more.md',
       'notes/todo.md',
       'plan.draft.md',

@@ -37,10 +37,14 @@ describe('listing honours gitignore like git', () => {
       const root = await temp.make('git-');
       git(root, ['init', '-q']);
       await writeTree(root, GIT_FIXTURE);
-      const expected = git(root, ['ls-files', '-co', '--exclude-standard', '-z'])
+      let expected = git(root, ['ls-files', '-co', '--exclude-standard', '-z'])
         .split('\0')
         .filter((p) => p !== '')
         .sort();
+      // Names with control characters are never listed: skipped as unsafe_name, like git's but escaped.
+      const unsafe = expected.filter((p) => p.includes('\n'));
+      expect(unsafe.length).toBeGreaterThan(0);
+      expected = expected.filter((p) => !unsafe.includes(p));
 
       const result = await (await openRepository(root, { listing })).list();
       const actual = result.paths;
@@ -57,6 +61,7 @@ describe('listing honours gitignore like git', () => {
         count: 1,
         examples: ['.git/'],
       });
+      expect(result.skipped.find((s) => s.reason === 'unsafe_name')?.count).toBe(unsafe.length);
     },
   );
 

@@ -1,39 +1,83 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type * as inThread from '../../src/repo/tokens.js';
-import { countTokens, cutToTokens } from '../../src/repo/tokens.js';
 
-/** The built module (test/helpers/globalSetup.ts builds dist/): it counts on its worker thread. */
-const BUILT = fileURLToPath(new URL('../../dist/repo/tokens.js', import.meta.url));
+import { capResultText } from '../../src/flows/summarizeRepo/prompts.js';
+import { countTokens, cutToTokens, MAX_PIECE_CHARS, tokenizerPieces } from '../../src/repo/tokens.js';
 
-const texts = [
-  'hello world',
-  'export function chart(csv: string): string {\n  return csv;\n}\n'.repeat(40),
-  '日本語のテキストとコード混在 const x = 1; // コメント\n'.repeat(30),
-  'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo='.repeat(50),
-  '🙂'.repeat(300),
-];
+/** Counts event-loop turns (setImmediate callbacks) while `work` runs. */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const tick = (): void => {
+    if (!running) return;
+    turns++;
+    setImmediate(tick);
+  };
+  // Warm the encoder first so that its loading is not what lets the loop turn.
+  await countTokens('warm up');
+  setImmediate(tick);
+  const result = await work();
+  running = false;
+  return { result, turns };
+}
 
-describe('the tokenizer on its worker thread', () => {
-  it('counts and cuts exactly as the encoder does in-thread', async () => {
-    const built = (await import(BUILT)) as typeof inThread;
-    built.preloadTokenizer();
-    for (const text of texts) {
-      expect(await built.countTokens(text)).toBe(await countTokens(text));
-      for (const limit of [0, 1, 7, 100, 10_000]) {
-        expect(await built.cutToTokens(text, limit)).toEqual(await cutToTokens(text, limit));
-      }
+describe('tokenizer pieces', () => {
+  it('cuts long text into bounded pieces, after whitespace where it can, never inside a surrogate pair', () => {
+    const words = 'lorem ipsum dolor '.repeat(500);
+    const pieces = [...tokenizerPieces(words)];
+    expect(pieces.join('')).toBe(words);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(MAX_PIECE_CHARS);
+    for (const piece of pieces.slice(0, -1)) expect(piece.endsWith(' ')).toBe(true);
+
+    const emoji = '😀'.repeat(3000);
+    const cut = [...tokenizerPieces(`x${emoji}`)];
+    expect(cut.join('')).toBe(`x${emoji}`);
+    for (const piece of cut) {
+      expect(piece.length).toBeLessThanOrEqual(MAX_PIECE_CHARS);
+      expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     }
-    // Many requests in flight at once come back to the right callers.
-    const counts = await Promise.all(texts.map((text) => built.countTokens(text)));
-    expect(counts).toEqual(await Promise.all(texts.map((text) => countTokens(text))));
+  });
+});
+
+describe('hostile text reaching the tokenizer', () => {
+  it('cuts 200 KB of one repeated character to the budget while the event loop keeps turning', async () => {
+    const text = 'a'.repeat(200 * 1024);
+    const { result, turns } = await turnsDuring(() => cutToTokens(text, 1000));
+    expect(result.tokens).toBeLessThanOrEqual(1000);
+    expect(result.tokens).toBeGreaterThan(900);
+    expect(text.startsWith(result.text)).toBe(true);
+    // The encoder saw pieces and yielded between them: other requests are served meanwhile.
+    expect(turns).toBeGreaterThan(1);
   });
 
-  it('never keeps a process alive while idle', () => {
-    const script = `const m = await import(${JSON.stringify(BUILT)}); m.preloadTokenizer(); await m.countTokens('x');`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
-    expect(child.error).toBeUndefined();
-    expect(child.status).toBe(0);
+  it('counts and cuts 240 KB of CJK without overflowing the stack, yielding between pieces', async () => {
+    const text = '漢字仮名交じり文'.repeat(10 * 1024); // 80 Ki characters, 240 KiB of UTF-8
+    expect(Buffer.byteLength(text)).toBe(240 * 1024);
+    const counted = await turnsDuring(() => countTokens(text));
+    expect(counted.result).toBeGreaterThan(10_000);
+    expect(counted.turns).toBeGreaterThan(10);
+    const cut = await cutToTokens(text, 25_000);
+    expect(cut.tokens).toBeLessThanOrEqual(25_000);
+    expect(text.startsWith(cut.text)).toBe(true);
+  });
+
+  it('caps a giant summary answer to the result budget with the visible note', async () => {
+    const capped = await capResultText('b'.repeat(200 * 1024), 2_000);
+    expect(capped.cut).toBe(true);
+    expect(capped.text).toMatch(/\[… summary cut to about 2000 tokens\]$/);
+    expect(await countTokens(capped.text)).toBeLessThanOrEqual(2_000);
+  });
+
+  it('trims the trailing space of a cut answer before the note', async () => {
+    const text = `start${' '.repeat(150_000)}end`;
+    const capped = await capResultText(text, 200);
+    expect(capped.cut).toBe(true);
+    expect(capped.text.startsWith('start')).toBe(true);
+    expect(capped.text).toBe('start\n\n[… summary cut to about 200 tokens]');
+  });
+
+  it('returns text that fits whole, with the same count as before for short text', async () => {
+    expect(await cutToTokens('hello world', 100)).toEqual({ text: 'hello world', tokens: 2 });
+    expect(await countTokens('')).toBe(0);
   });
 });

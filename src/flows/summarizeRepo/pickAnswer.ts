@@ -8,6 +8,13 @@ const MAX_REPORTED = 8;
 const MAX_REPORTED_LENGTH = 120;
 /** Longer entries are dropped: real paths are shorter, and the picked paths travel in the sealed state. */
 const MAX_PATH_LENGTH = 1024;
+/**
+ * A pick answer is a short list (at most 8 paths, perhaps in some prose); a longer text is refused before any
+ * parsing looks at it.
+ */
+export const MAX_PICK_ANSWER_BYTES = 64 * 1024;
+/** Distinct entries looked up in the repository per answer, beyond `maxFiles`: the rest is dropped unread. */
+const EXTRA_LOOKUPS = 8;
 
 export interface PickValidation {
   picked: string[];
@@ -19,6 +26,12 @@ export interface PickValidation {
  * strings are kept as their JSON text so they are reported as dropped, never used as paths.
  */
 export function parsePickText(text: string): PickEntry[] {
+  if (Buffer.byteLength(text, 'utf8') > MAX_PICK_ANSWER_BYTES) {
+    throw new FlowAnswerError(
+      PICK_KEY,
+      `the answer is longer than ${MAX_PICK_ANSWER_BYTES} bytes (expected a short JSON array of file paths)`,
+    );
+  }
   const found = findPickList(text);
   if (found.kind === 'unusable') throw new FlowAnswerError(PICK_KEY, found.reason);
   return found.entries;
@@ -30,7 +43,8 @@ function report(entry: string): string {
 
 /**
  * Keeps the entries that are candidate files under `subPath` (normalized, deduplicated, at most
- * `maxFiles`); everything else is dropped and reported. Nothing left is an error.
+ * `maxFiles`); everything else is dropped and reported. Nothing left is an error. Repeated entries are
+ * dropped before any file work, and at most `maxFiles + 8` distinct entries are looked up at all.
  */
 export async function validatePick(
   repo: Repository,
@@ -40,12 +54,21 @@ export async function validatePick(
 ): Promise<PickValidation> {
   const picked: string[] = [];
   const dropped: string[] = [];
+  const seen = new Set<string>();
+  let lookups = 0;
   for (const entry of entries) {
     const path = typeof entry === 'string' ? entry : undefined;
-    const file =
-      path !== undefined && picked.length < maxFiles && path.length <= MAX_PATH_LENGTH
-        ? await repo.resolveCandidate(path, subPath)
-        : undefined;
+    if (path !== undefined) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+    }
+    const lookup =
+      path !== undefined &&
+      picked.length < maxFiles &&
+      path.length <= MAX_PATH_LENGTH &&
+      lookups < maxFiles + EXTRA_LOOKUPS;
+    if (lookup) lookups++;
+    const file = lookup ? await repo.resolveCandidate(path, subPath) : undefined;
     if (file === undefined || picked.includes(file.path)) {
       if (dropped.length < MAX_REPORTED) dropped.push(report(path ?? (entry as { notAPath: string }).notAPath));
       continue;

@@ -6,6 +6,7 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { ModelInputError } from '../../errors.js';
+import { escapeControls } from '../../protocol/sanitize.js';
 import type { OutlineEntry, ReadBudget, ReadFileResult, RepoFacts, RepoSurvey } from '../../repo/index.js';
 // The two modules themselves, not the reader's index: a server loads these without the reader (tool.ts).
 import { candidateLineBytes } from '../../repo/survey.js';
@@ -130,8 +131,8 @@ export function buildPickRequest(input: PickPromptInput): { params: CreateMessag
   const budget = Math.max(MIN_PICK_PROMPT_BYTES, input.budgetBytes ?? DEFAULT_BUDGETS.pickPromptBytes);
   const { survey } = input;
   const head = [
-    `Repository: ${input.repoName}`,
-    `Audience: ${input.audience}`,
+    `Repository: ${escapeControls(input.repoName)}`,
+    `Audience: ${escapeControls(input.audience)}`,
     `Pick at most ${input.maxFiles} files that best show what this repository is, how it is organised and where it starts.`,
     'Answer with only a JSON array of file paths from the list below, for example ["README.md"].',
     'Any other file of the repository that is not ignored is accepted too, if you know its exact path.',
@@ -190,13 +191,14 @@ export interface SummaryPromptInput {
 export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageRequestParams {
   const blocks = input.files.map((file) => {
     const encoding = file.encoding === 'utf8' ? '' : ` encoding=${file.encoding}`;
-    const header = `<<<FILE path="${file.path}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
+    // Listed paths never hold control characters (repo/listing.ts); escaped again here so no header can be forged.
+    const header = `<<<FILE path="${escapeControls(file.path)}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
     return `${header}\n${file.content}\n<<<END FILE>>>`;
   });
   const facts = input.facts === undefined ? [] : formatFacts(input.facts);
   const text = [
-    `Repository: ${input.repoName}`,
-    `Audience: ${input.audience}`,
+    `Repository: ${escapeControls(input.repoName)}`,
+    `Audience: ${escapeControls(input.audience)}`,
     'Summarize the repository from the files below: what it is for, its main languages, how it is laid out, ' +
       'and where execution starts. Write for the audience named above, in at most 300 words of Markdown.',
     ...(facts.length > 0
@@ -232,5 +234,6 @@ export async function capResultText(text: string, maxTokens: number): Promise<{ 
   const whole = await cutToTokens(text, maxTokens);
   if (whole.text.length === text.length) return { text, cut: false };
   const kept = await cutToTokens(text, Math.max(0, maxTokens - 32));
-  return { text: kept.text.replace(/\s+$/, '') + note, cut: true };
+  // trimEnd, not a regular expression: /\s+$/ is quadratic on a long run of spaces followed by other text.
+  return { text: kept.text.trimEnd() + note, cut: true };
 }

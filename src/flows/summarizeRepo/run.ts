@@ -39,7 +39,8 @@ export async function runSummarizeRepo(
   onSamplingMissing: (client: string) => void,
 ): Promise<CallToolResult | InputRequiredResult> {
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
-  const repository = { ...(cache !== undefined && { cache }), ...options.repository };
+  // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
+  const repository = { ...(cache !== undefined && { cache }), ...options.repository, signal: ctx.signal };
   const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
   try {
     return await runFlow(flow, args, ctx, {
@@ -58,7 +59,7 @@ export async function runSummarizeRepo(
     }
     if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
       // The message names a host path: it goes to the operator's log, not to the client.
-      options.logger.warn(`${TOOL_NAME}: ${error.message}`);
+      options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
       return {
         content: [{ type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' }],
         isError: true,

@@ -4,7 +4,6 @@
  */
 import { SAMPLING_ONLY_HINT } from '../../models/sources.js';
 import { printable } from '../../protocol/sanitize.js';
-import { preloadTokenizer } from '../../repo/tokens.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { SummarizeRepoToolOptions } from './run.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
@@ -30,8 +29,6 @@ function samplingMissingNotice(options: SummarizeRepoToolOptions): (client: stri
 }
 
 export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyToolDefinition {
-  // Every call counts tokens: the encoder starts loading now, on its own thread, not in the first call.
-  preloadTokenizer();
   const onSamplingMissing = samplingMissingNotice(options);
   return defineTool({
     name: TOOL_NAME,

@@ -1,0 +1,536 @@
+/**
+ * `npm run stress`: the hardening scenarios of issue 13 against our server and, where the scenario applies, the
+ * SDK's minimal McpServer (bench/stressBaseline.ts), each a child process on 127.0.0.1 so its memory is its own.
+ * Bounded in count and time; loopback only; every process and socket it starts is stopped at the end.
+ *
+ *   mixed load      discover / tools/list / summarize_repo (first round) at concurrency 1, 50, 200, with the
+ *                   latency of a discover probe sent every 20 ms meanwhile
+ *   giant answers   a 200 KB one-character summary and 240 KB of CJK, with the discover probe meanwhile
+ *   held bodies     STRESS_HELD (default 1000) connections each declaring a 1 MiB − 1 byte body and stalling
+ *   disconnects     300 summarize calls whose clients go away after 1.5 s: git children, time until idle
+ *   legacy hogging  one principal opens sessions until refused; can another one still open one?
+ *   malformed       500 malformed requests over HTTP, 500 lines over stdio: answers by kind, still alive?
+ *
+ * Figures are for docs/reliability.md (with the command); never assert them in tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const HELD = Number(process.env['STRESS_HELD'] ?? 1000);
+const SCENARIO_LIMIT_MS = 60_000;
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+};
+const TOKEN_A = 'stress-token-alice-0123456789';
+const TOKEN_B = 'stress-token-bob-0123456789ab';
+
+interface Target {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  peakRss: number;
+  idleRss: number;
+}
+
+const children: ChildProcess[] = [];
+const sockets = new Set<Socket>();
+
+function rssOf(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return Promise.resolve(0);
+  return readFile(`/proc/${pid}/status`, 'utf8')
+    .then((text) => Number(/VmRSS:\s+(\d+)/.exec(text)?.[1] ?? 0) * 1024)
+    .catch(() => 0);
+}
+
+/** How many `git` processes are children of `pid` right now (Linux /proc). */
+async function gitChildren(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  let count = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const match = /^\d+ \((.*)\) \S+ (\d+)/.exec(stat);
+    if (match?.[1] === 'git' && Number(match[2]) === pid) count++;
+  }
+  return count;
+}
+
+async function start(name: string, command: string, args: string[], pattern: RegExp): Promise<Target> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+  children.push(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 20_000);
+    const look = (chunk: Buffer): void => {
+      const match = pattern.exec(chunk.toString());
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const idleRss = await rssOf(child.pid);
+  const target: Target = { name, port, child, peakRss: idleRss, idleRss };
+  const sampler = setInterval(() => {
+    void rssOf(child.pid).then((rss) => (target.peakRss = Math.max(target.peakRss, rss)));
+  }, 50);
+  sampler.unref();
+  child.once('exit', () => clearInterval(sampler));
+  return target;
+}
+
+let nextId = 1;
+interface Outcome {
+  ms: number;
+  kind: string;
+}
+
+async function post(
+  target: Target,
+  method: string,
+  params: Record<string, unknown>,
+  options: { token?: string; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<Outcome & { body?: any }> {
+  const started = performance.now();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...options.headers,
+  };
+  if (typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  try {
+    const response = await fetch(`http://127.0.0.1:${target.port}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }),
+      ...(options.signal !== undefined && { signal: options.signal }),
+    });
+    const text = await response.text();
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const code = body?.error?.code;
+    const kind = response.status !== 200 ? `http ${response.status}` : code !== undefined ? `rpc ${code}` : 'ok';
+    return { ms: performance.now() - started, kind, body };
+  } catch (error) {
+    return { ms: performance.now() - started, kind: (error as Error).name === 'AbortError' ? 'aborted' : 'network' };
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function kinds(outcomes: Outcome[]): string {
+  const counts = new Map<string, number>();
+  for (const { kind } of outcomes) if (kind !== 'ok') counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => `${kind}: ${count}`).join(', ') || 'none';
+}
+
+/** Sends server/discover every 20 ms until stopped; returns the latencies. */
+function probe(target: Target): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { ms } = await post(target, 'server/discover', {});
+      latencies.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
+}
+
+const rows: string[][] = [];
+function row(scenario: string, target: Target | string, cells: Record<string, string | number>): void {
+  const name = typeof target === 'string' ? target : target.name;
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const rss = typeof target === 'string' ? '—' : `${mb(target.peakRss)} (idle ${mb(target.idleRss)})`;
+  rows.push([
+    scenario,
+    name,
+    String(cells['throughput'] ?? '—'),
+    String(cells['p50'] ?? '—'),
+    String(cells['p99'] ?? '—'),
+    String(cells['probe'] ?? '—'),
+    rss,
+    String(cells['errors'] ?? '—'),
+    String(cells['notes'] ?? ''),
+  ]);
+}
+
+const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 1 : 0) : '—');
+
+async function mixedLoad(target: Target, concurrency: number): Promise<void> {
+  target.peakRss = await rssOf(target.child.pid);
+  const total = Math.min(600, Math.max(30, concurrency * 3));
+  const probing = probe(target);
+  const outcomes: Outcome[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const deadline = started + SCENARIO_LIMIT_MS;
+  const worker = async (): Promise<void> => {
+    while (issued < total && performance.now() < deadline) {
+      const index = issued++;
+      const which = index % 3;
+      const outcome =
+        which === 0
+          ? await post(target, 'server/discover', {})
+          : which === 1
+            ? await post(target, 'tools/list', {})
+            : await post(target, 'tools/call', { name: 'summarize_repo', arguments: { maxFiles: 3 } });
+      outcomes.push(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const probes = await probing.stop();
+  const times = outcomes.map((outcome) => outcome.ms);
+  row(`mixed load, concurrency ${concurrency}`, target, {
+    throughput: `${(outcomes.length / seconds).toFixed(0)} req/s`,
+    p50: fmt(percentile(times, 50)),
+    p99: fmt(percentile(times, 99)),
+    probe: `${fmt(percentile(probes, 50))} / ${fmt(percentile(probes, 99))}`,
+    errors: kinds(outcomes),
+  });
+}
+
+async function giantAnswers(target: Target): Promise<void> {
+  target.peakRss = await rssOf(target.child.pid);
+  const outcomes: Outcome[] = [];
+  const probing = probe(target);
+  for (const [label, text] of [
+    ['one character', 'a'.repeat(200 * 1024)],
+    ['CJK', '漢字仮名交じり文'.repeat(10 * 1024)],
+  ] as const) {
+    const first = await post(target, 'tools/call', { name: 'summarize_repo', arguments: { maxFiles: 2 } });
+    const pick = await post(target, 'tools/call', {
+      name: 'summarize_repo',
+      arguments: { maxFiles: 2 },
+      requestState: first.body?.result?.requestState,
+      inputResponses: { pick_files: answer('["README.md"]') },
+    });
+    const last = await post(target, 'tools/call', {
+      name: 'summarize_repo',
+      arguments: { maxFiles: 2 },
+      requestState: pick.body?.result?.requestState,
+      inputResponses: { summary: answer(text) },
+    });
+    outcomes.push({ ms: last.ms, kind: last.body?.result?.isError === false ? 'ok' : `${label}: ${last.kind}` });
+  }
+  const probes = await probing.stop();
+  row('giant summary answers (200 KB, 240 KB CJK)', target, {
+    p50: fmt(
+      percentile(
+        outcomes.map((o) => o.ms),
+        50,
+      ),
+    ),
+    p99: fmt(
+      percentile(
+        outcomes.map((o) => o.ms),
+        99,
+      ),
+    ),
+    probe: `${fmt(percentile(probes, 50))} / ${fmt(percentile(probes, 99))}`,
+    errors: kinds(outcomes),
+  });
+}
+
+function answer(text: string): Record<string, unknown> {
+  return { role: 'assistant', content: { type: 'text', text }, model: 'stress', stopReason: 'endTurn' };
+}
+
+async function heldBodies(target: Target): Promise<void> {
+  target.peakRss = await rssOf(target.child.pid);
+  const size = 1024 * 1024 - 1;
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  const statuses = new Map<string, number>();
+  const opened: Socket[] = [];
+  const started = performance.now();
+  for (let index = 0; index < HELD && performance.now() - started < SCENARIO_LIMIT_MS; index++) {
+    const socket = connect(target.port, '127.0.0.1');
+    sockets.add(socket);
+    opened.push(socket);
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (data: Buffer) => {
+      if (head === '') {
+        head = /^HTTP\/1\.1 (\d{3})/.exec(data.toString('latin1'))?.[1] ?? '?';
+        statuses.set(`http ${head}`, (statuses.get(`http ${head}`) ?? 0) + 1);
+      }
+    });
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${size}\r\n\r\n`,
+    );
+    // All but the last byte of the body, then stall.
+    for (let sent = 0; sent < size - 1; sent += chunk.length) {
+      socket.write(chunk.subarray(0, Math.min(chunk.length, size - 1 - sent)));
+    }
+    if (index % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const after = await post(target, 'server/discover', {});
+  for (const socket of opened) {
+    socket.destroy();
+    sockets.delete(socket);
+  }
+  const answered = [...statuses].map(([kind, count]) => `${kind}: ${count}`).join(', ') || 'none yet';
+  row(`${opened.length} held 1 MiB − 1 byte bodies`, target, {
+    errors: answered,
+    notes: `peak RSS above idle ${((target.peakRss - target.idleRss) / 1024 / 1024).toFixed(0)} MB; discover meanwhile: ${after.kind}`,
+  });
+}
+
+async function disconnectStorm(target: Target): Promise<void> {
+  target.peakRss = await rssOf(target.child.pid);
+  let peakGit = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peakGit = Math.max(peakGit, await gitChildren(target.child.pid));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const calls = Array.from({ length: 300 }, () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1500);
+    return post(target, 'tools/call', { name: 'summarize_repo', arguments: {} }, { signal: controller.signal });
+  });
+  const outcomes = await Promise.all(calls);
+  const gone = performance.now();
+  // Busy until a discover answers fast and no git child is left (bounded).
+  let idleAfter = NaN;
+  while (performance.now() - gone < 30_000) {
+    const discover = await post(target, 'server/discover', {});
+    if ((await gitChildren(target.child.pid)) === 0 && discover.ms < 50) {
+      idleAfter = performance.now() - gone;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  sampling = false;
+  await sampler;
+  row('300 calls, clients gone after 1.5 s', target, {
+    errors: kinds(outcomes),
+    notes: `peak git children ${peakGit}; idle ${fmt(idleAfter)} ms after the clients left`,
+  });
+}
+
+async function legacyHogging(target: Target): Promise<void> {
+  const initialize = (token: string) =>
+    fetch(`http://127.0.0.1:${target.port}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hog', version: '0' } },
+      }),
+    }).then(async (response) => {
+      await response.text();
+      return response.status;
+    });
+  let opened = 0;
+  let refusal = 0;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const status = await initialize(TOKEN_A);
+    if (status !== 200) {
+      refusal = status;
+      break;
+    }
+    opened++;
+  }
+  const other = await initialize(TOKEN_B);
+  row('legacy session hogging (--max-sessions 100)', target, {
+    errors: `hog refused with ${refusal || 'nothing'} after ${opened}`,
+    notes: `another principal's initialize: ${other}`,
+  });
+}
+
+const MALFORMED: string[] = [
+  '',
+  'not json',
+  '{',
+  '[]',
+  '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]',
+  '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+  '{"jsonrpc":"2.0","id":1}',
+  '{"jsonrpc":"2.0","id":1,"method":"x\\nforged line\\u001b[2J"}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarize_repo","arguments":{"path":"../../etc"}}}',
+  '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list","params":{}}',
+  `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${'['.repeat(5000)}}}`,
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"summarize_repo","arguments":{"maxFiles":"x"},"requestState":"AAAA"}}',
+];
+
+async function malformedHttp(target: Target): Promise<void> {
+  const outcomes: Outcome[] = [];
+  for (let index = 0; index < 500; index++) {
+    const body = MALFORMED[index % MALFORMED.length] ?? '';
+    const started = performance.now();
+    try {
+      const response = await fetch(`http://127.0.0.1:${target.port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      await response.text();
+      outcomes.push({ ms: performance.now() - started, kind: `http ${response.status}` });
+    } catch {
+      outcomes.push({ ms: performance.now() - started, kind: 'network' });
+    }
+  }
+  const alive = await post(target, 'server/discover', {});
+  row('500 malformed requests over HTTP', target, {
+    p50: fmt(
+      percentile(
+        outcomes.map((o) => o.ms),
+        50,
+      ),
+    ),
+    p99: fmt(
+      percentile(
+        outcomes.map((o) => o.ms),
+        99,
+      ),
+    ),
+    errors: kinds(outcomes.map((o) => ({ ...o, kind: o.kind === 'http 200' ? 'ok' : o.kind }))),
+    notes: `alive after: ${alive.kind}`,
+  });
+}
+
+async function malformedStdio(repo: string): Promise<void> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--root', repo, '--model', 'host', '--quiet'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  for (let index = 0; index < 500; index++) {
+    child.stdin.write(`${(MALFORMED[index % MALFORMED.length] ?? '').replace(/\n/g, ' ')}\n`);
+  }
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'server/discover', params: { _meta: META } })}\n`,
+  );
+  const started = performance.now();
+  while (!out.includes('"id":"alive"') && performance.now() - started < 20_000) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const codes = new Map<string, number>();
+  for (const line of out.split('\n').filter((line) => line.length > 0)) {
+    const message = JSON.parse(line) as { error?: { code: number } };
+    const kind = message.error === undefined ? 'ok' : `rpc ${message.error.code}`;
+    codes.set(kind, (codes.get(kind) ?? 0) + 1);
+  }
+  const stderrLines = err.split('\n').filter((line) => line.length > 0);
+  row('500 malformed lines over stdio', 'mcp-model-input', {
+    errors: [...codes].map(([kind, count]) => `${kind}: ${count}`).join(', '),
+    notes: `alive after: ${out.includes('"id":"alive"') ? 'yes' : 'no'}; ${stderrLines.length} stderr lines, ${
+      // eslint-disable-next-line no-control-regex -- counting raw control characters is the point
+      stderrLines.filter((line) => /[\u0000-\u0008\u000b-\u001f]/.test(line)).length
+    } with raw control characters`,
+  });
+  child.kill('SIGTERM');
+}
+
+async function makeRepo(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'mmi-stress-'));
+  await writeFile(join(root, 'README.md'), '# Stress\n\nA repository for the stress run.\n');
+  await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'stress', main: 'src/index.ts' }));
+  for (let dir = 0; dir < 12; dir++) {
+    await mkdir(join(root, 'src', `module${dir}`), { recursive: true });
+    for (let file = 0; file < 26; file++) {
+      await writeFile(
+        join(root, 'src', `module${dir}`, `file${file}.ts`),
+        `export const value${file} = ${file};\n`.repeat(20),
+      );
+    }
+  }
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['add', '-A'], { cwd: root });
+  execFileSync('git', ['-c', 'user.name=s', '-c', 'user.email=s@s', 'commit', '-qm', 'init'], { cwd: root });
+  return root;
+}
+
+async function main(): Promise<void> {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  const repo = await makeRepo();
+  const tokens = join(repo, '..', `${repo.split('/').pop()}-tokens.json`);
+  await writeFile(tokens, JSON.stringify({ [TOKEN_A]: 'alice', [TOKEN_B]: 'bob' }));
+  try {
+    const ours = await start(
+      'mcp-model-input',
+      process.execPath,
+      [CLI, 'serve', '--http', '127.0.0.1:0', '--root', repo, '--model', 'host'],
+      /127\.0\.0\.1:(\d+)\/mcp/,
+    );
+    const baseline = await start(
+      'SDK McpServer',
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'stressBaseline.ts')],
+      /listening (\d+)/,
+    );
+    for (const concurrency of [1, 50, 200]) {
+      await mixedLoad(ours, concurrency);
+      await mixedLoad(baseline, concurrency);
+    }
+    await giantAnswers(ours);
+    await disconnectStorm(ours);
+    await malformedHttp(ours);
+    await malformedHttp(baseline);
+    await malformedStdio(repo);
+    await heldBodies(ours);
+    await heldBodies(baseline);
+    const legacy = await start(
+      'mcp-model-input (tokens)',
+      process.execPath,
+      [CLI, 'serve', '--http', '127.0.0.1:0', '--root', repo, '--model', 'host', '--tokens-file', tokens],
+      /127\.0\.0\.1:(\d+)\/mcp/,
+    );
+    await legacyHogging(legacy);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await rm(repo, { recursive: true, force: true });
+    await rm(tokens, { force: true });
+  }
+  console.log(
+    '| scenario | server | throughput | p50 ms | p99 ms | discover probe p50 / p99 ms | peak RSS MB | errors by kind | notes |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const cells of rows) console.log(`| ${cells.join(' | ')} |`);
+}
+
+await main();

@@ -1,0 +1,152 @@
+/**
+ * Admission control for tool calls: at most `maxConcurrent` run at once, the next ones wait in a bounded queue
+ * (first come, first served), and one principal holds at most `maxPerPrincipal` places (running or waiting).
+ * Beyond that a call is refused at once with a clear busy answer and a retry hint: over HTTP 503 (the server is
+ * full) or 429 (this principal has its share), both with `Retry-After`; on stdio a JSON-RPC error.
+ *
+ * Only `tools/call` is admitted here: the cheap methods (`server/discover`, `tools/list`) never wait behind it.
+ * A waiting call whose client cancels or disconnects leaves the queue.
+ */
+import { ProtocolError } from '@modelcontextprotocol/server';
+
+export const DEFAULT_MAX_CONCURRENT_CALLS = 16;
+export const DEFAULT_MAX_CALLS_PER_PRINCIPAL = 32;
+export const DEFAULT_MAX_QUEUED_CALLS = 64;
+export const DEFAULT_BUSY_RETRY_AFTER_SECONDS = 2;
+/** JSON-RPC error code of a busy answer (implementation-defined server error range). */
+export const SERVER_BUSY_CODE = -32000;
+
+export interface AdmissionOptions {
+  maxConcurrent?: number;
+  maxPerPrincipal?: number;
+  maxQueued?: number;
+  retryAfterSeconds?: number;
+}
+
+/** Why a call is refused: the whole server is full (`busy`), or this principal holds its share (`principal_busy`). */
+export interface AdmissionRefusal {
+  reason: 'busy' | 'principal_busy';
+  /** The HTTP status of the answer: 503 or 429. */
+  status: 503 | 429;
+  retryAfterSeconds: number;
+  message: string;
+}
+
+/** The JSON-RPC form of a refusal (stdio, and a call that lost a race after the HTTP front's check). */
+export class ServerBusyError extends ProtocolError {
+  override name = 'ServerBusyError';
+
+  constructor(readonly refusal: AdmissionRefusal) {
+    super(SERVER_BUSY_CODE, refusal.message, {
+      reason: refusal.reason,
+      retryAfterSeconds: refusal.retryAfterSeconds,
+    });
+  }
+}
+
+export interface Admission {
+  /** What a new call of `principal` would get now, without taking a place: a refusal, or undefined. */
+  check(principal: string): AdmissionRefusal | undefined;
+  /**
+   * Takes a place for a call of `principal`: resolves with its release once the call may run (at once, or after
+   * waiting); throws `ServerBusyError` when refused, and the signal's reason when aborted while waiting.
+   */
+  acquire(principal: string, signal?: AbortSignal): Promise<() => void>;
+  readonly running: number;
+  readonly queued: number;
+}
+
+interface Waiter {
+  principal: string;
+  start(): void;
+}
+
+export function createAdmission(options: AdmissionOptions = {}): Admission {
+  const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
+  const maxPerPrincipal = options.maxPerPrincipal ?? DEFAULT_MAX_CALLS_PER_PRINCIPAL;
+  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED_CALLS;
+  const retryAfterSeconds = options.retryAfterSeconds ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS;
+  let running = 0;
+  const queue: Waiter[] = [];
+  /** Places (running or waiting) per principal. */
+  const held = new Map<string, number>();
+
+  const hold = (principal: string, delta: number): void => {
+    const count = (held.get(principal) ?? 0) + delta;
+    if (count <= 0) held.delete(principal);
+    else held.set(principal, count);
+  };
+
+  const check = (principal: string): AdmissionRefusal | undefined => {
+    if ((held.get(principal) ?? 0) >= maxPerPrincipal) {
+      return {
+        reason: 'principal_busy',
+        status: 429,
+        retryAfterSeconds,
+        message: `Too many requests: this caller already has ${maxPerPrincipal} tool calls running or waiting; retry later`,
+      };
+    }
+    if (running >= maxConcurrent && queue.length >= maxQueued) {
+      return {
+        reason: 'busy',
+        status: 503,
+        retryAfterSeconds,
+        message: `Server busy: ${running} tool calls running and ${queue.length} waiting; retry later`,
+      };
+    }
+    return undefined;
+  };
+
+  const releaser = (principal: string): (() => void) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      running--;
+      hold(principal, -1);
+      const next = queue.shift();
+      if (next !== undefined) {
+        running++;
+        next.start();
+      }
+    };
+  };
+
+  return {
+    check,
+    async acquire(principal, signal) {
+      signal?.throwIfAborted();
+      const refusal = check(principal);
+      if (refusal !== undefined) throw new ServerBusyError(refusal);
+      hold(principal, 1);
+      if (running < maxConcurrent) {
+        running++;
+        return releaser(principal);
+      }
+      await new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = {
+          principal,
+          start: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        const onAbort = (): void => {
+          const index = queue.indexOf(waiter);
+          if (index !== -1) queue.splice(index, 1);
+          hold(principal, -1);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(waiter);
+      });
+      return releaser(principal);
+    },
+    get running() {
+      return running;
+    },
+    get queued() {
+      return queue.length;
+    },
+  };
+}

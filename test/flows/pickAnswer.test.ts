@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { FlowAnswerError } from '../../src/flows/flowAnswerError.js';
+import { MAX_PICK_ANSWER_BYTES, parsePickText, validatePick } from '../../src/flows/summarizeRepo/pickAnswer.js';
+import { openRepository, type Repository } from '../../src/repo/index.js';
+import { TempDirs, writeTree } from '../repo/fixture.js';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+/** The repository with a count of the candidate look-ups (each one is file work: listing, lstat, open). */
+async function countingRepo(): Promise<{ repo: Repository; lookups: () => number }> {
+  const root = await temp.make();
+  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n' });
+  const inner = await openRepository(root, { listing: 'walker' });
+  let count = 0;
+  const repo = Object.create(inner) as Repository;
+  repo.resolveCandidate = (path, subPath) => {
+    count++;
+    return inner.resolveCandidate(path, subPath);
+  };
+  return { repo, lookups: () => count };
+}
+
+describe('pick answers from a hostile peer', () => {
+  it('drops 18,000 copies of one path before any file work: one look-up', async () => {
+    const { repo, lookups } = await countingRepo();
+    const entries = parsePickText(JSON.stringify(Array.from({ length: 5_000 }, () => 'README.md')));
+    const result = await validatePick(repo, entries, undefined, 3);
+    expect(result.picked).toEqual(['README.md']);
+    expect(lookups()).toBe(1);
+
+    const huge = Array.from({ length: 18_000 }, () => 'README.md');
+    expect(() => parsePickText(JSON.stringify(huge))).toThrow(FlowAnswerError);
+    expect(() => parsePickText(JSON.stringify(huge))).toThrow(`longer than ${MAX_PICK_ANSWER_BYTES} bytes`);
+  });
+
+  it('looks up at most maxFiles + 8 distinct entries', async () => {
+    const { repo, lookups } = await countingRepo();
+    const misses = Array.from({ length: 500 }, (_, index) => `missing/${index}.ts`);
+    await expect(validatePick(repo, [...misses, 'README.md'], undefined, 2)).rejects.toThrow(FlowAnswerError);
+    expect(lookups()).toBe(10);
+    const mixed = await validatePick(repo, ['src/a.ts', 'src/a.ts', 'src/b.ts', 'src/c.ts', 'README.md'], undefined, 2);
+    expect(mixed.picked).toEqual(['src/a.ts', 'src/b.ts']);
+  });
+});

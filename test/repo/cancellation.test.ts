@@ -1,0 +1,92 @@
+import { chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { openRepository } from '../../src/repo/index.js';
+import { gitProcessesRunning, MAX_GIT_PROCESSES, runGit } from '../../src/repo/gitProcess.js';
+import { mcpRequest, meta } from '../helpers/rawChannel.js';
+import { createTestFront } from '../helpers/servers.js';
+import { TempDirs, writeTree } from './fixture.js';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+/** A repository whose "git" hangs until it is killed, so a test can abort while git runs. */
+async function hangingGitRepo(): Promise<{ root: string; git: string }> {
+  const root = await temp.make();
+  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'a\n' });
+  await mkdir(join(root, '.git'));
+  const bin = await temp.make('bin-');
+  const git = join(bin, 'git');
+  await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
+  await chmod(git, 0o755);
+  return { root, git };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
+
+describe('cancellation reaches the repository work', () => {
+  it('an abort kills the running git child and the listing rejects, without falling back to the walker', async () => {
+    const { root, git } = await hangingGitRepo();
+    const controller = new AbortController();
+    const repo = await openRepository(root, { gitCommand: git, signal: controller.signal });
+    const listing = repo.list();
+    await until(() => gitProcessesRunning() > 0);
+    controller.abort();
+    await expect(listing).rejects.toMatchObject({ name: 'AbortError' });
+    await until(() => gitProcessesRunning() === 0);
+  });
+
+  it('reads stop once aborted', async () => {
+    const root = await temp.make();
+    await writeTree(root, { 'a.md': 'a\n' });
+    const controller = new AbortController();
+    controller.abort();
+    const repo = await openRepository(root, { listing: 'walker', signal: controller.signal });
+    await expect(repo.read(['a.md'], { perFileBytes: 10, totalBytes: 10 })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    await expect(repo.list()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('bounds git children process-wide: 40 runs at once never exceed the pool', async () => {
+    const { root, git } = await hangingGitRepo();
+    const controller = new AbortController();
+    const runs = Array.from({ length: 40 }, () =>
+      runGit(['ls-files'], { command: git, cwd: root, timeoutMs: 20_000, maxBytes: 1024, signal: controller.signal }),
+    );
+    await until(() => gitProcessesRunning() === MAX_GIT_PROCESSES);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gitProcessesRunning()).toBe(MAX_GIT_PROCESSES);
+    controller.abort();
+    const results = await Promise.all(runs);
+    expect(results.every((result) => !result.ok)).toBe(true);
+    expect(gitProcessesRunning()).toBe(0);
+  });
+
+  it('an HTTP client that goes away aborts its summarize_repo call: git is killed', async () => {
+    const { root, git } = await hangingGitRepo();
+    const front = createTestFront({ root, repository: { gitCommand: git } });
+    const controller = new AbortController();
+    const request = mcpRequest(
+      'http://localhost/mcp',
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'summarize_repo', arguments: {}, _meta: meta({ sampling: {} }) },
+      },
+      {},
+    );
+    const pending = front.fetch(new Request(request, { signal: controller.signal })).catch(() => undefined);
+    await until(() => gitProcessesRunning() > 0);
+    controller.abort();
+    await until(() => gitProcessesRunning() === 0);
+    await pending;
+    await front.close();
+  });
+});
