@@ -8,6 +8,8 @@
  *    against `node -e 0`, the SDK's import floor and a minimal SDK stdio server (`BENCH_STARTUP=only|0`);
  *  - rounds at scale (bench/roundsAtScale.ts): a repeated round 1 and round 2 on the 100,000-file tree against the
  *    12-entry sample;
+ *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
+ *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -29,6 +31,7 @@ import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
 import { benchStartup } from './startup.js';
+import { benchSecretScan } from './secretScan.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
 
@@ -214,4 +217,5 @@ if (startup !== 'only') {
     await benchRoundsAtScale();
     if (process.env['BENCH_REPO_SCALE'] !== '0') await benchRepoScale();
   }
+  if (process.env['BENCH_SECRETS'] !== '0') await benchSecretScan();
 }

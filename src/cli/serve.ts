@@ -129,6 +129,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     'session-idle': { type: 'string' },
     'max-sessions-per-principal': { type: 'string' },
     'session-lifetime': { type: 'string' },
+    'allow-secret-file': { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -206,6 +207,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
       }),
       ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
     },
+    ...(values['allow-secret-file'] !== undefined && {
+      repository: { allowSecretFiles: values['allow-secret-file'] },
+    }),
   };
 
   if (address === undefined) {

@@ -19,6 +19,7 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
     json: { type: 'boolean' },
     trace: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    'allow-secret-file': { type: 'string', multiple: true },
     ...MODEL_FLAG_OPTIONS,
     ...BUDGET_FLAG_OPTIONS,
     help: { type: 'boolean', short: 'h' },
@@ -50,7 +51,10 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
       ...(maxFiles !== undefined && { maxFiles }),
     },
     ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
-    ...(progress !== undefined && { repository: { onProgress: progress.update } }),
+    repository: {
+      ...(progress !== undefined && { onProgress: progress.update }),
+      ...(values['allow-secret-file'] !== undefined && { allowSecretFiles: values['allow-secret-file'] }),
+    },
   }).finally(() => progress?.done());
 
   const text = result.content

@@ -22,6 +22,8 @@ export const SERVE_USAGE = `Usage: mcp-model-input serve (--stdio | --http [HOST
 Serves the summarize_repo tool (protocol revision 2026-07-28; stateless, no sessions). Clients
 pinned to 2025-11-25 that open with initialize are served by the legacy adapter on the same
 command and endpoint: a session, and live sampling/createMessage requests (--legacy off refuses them).
+Secret-bearing files (.env, id_rsa, *.pem, .npmrc, kubeconfig…) are never read, and secrets inside other
+files are replaced by [redacted: <kind>] before any model sees them (docs/security.md).
 
 Transport (exactly one):
   --stdio                    newline-delimited JSON-RPC on stdin/stdout (logs go to stderr)
@@ -55,6 +57,9 @@ Options:
   --pick-prompt-bytes N      size of the pick_files prompt in bytes, 1024-1048576 (default: 24576)
   --read-bytes N             file content in the summary prompt, bytes in all, 1024-16777216 (default: 49152)
   --result-tokens N          the summary text is cut to this many tokens, 100-1000000 (default: 25000)
+  --allow-secret-file GLOB   repeatable: let a file of the secret-bearing deny list be read (gitignore
+                             syntax, relative to the root, e.g. 'fixtures/*.pem'); its content is still
+                             redacted (see docs/security.md)
   --tokens-file FILE         HTTP only: {"<bearer token>": "<principal>"}; requests without a known
                              token get 401
   --allow-remote             HTTP only: allow a non-loopback HOST without --tokens-file
@@ -115,6 +120,9 @@ Options:
   --pick-prompt-bytes N      size of the pick_files prompt in bytes, 1024-1048576 (default: 24576)
   --read-bytes N             file content in the summary prompt, bytes in all, 1024-16777216 (default: 49152)
   --result-tokens N          the summary text is cut to this many tokens, 100-1000000 (default: 25000)
+  --allow-secret-file GLOB   repeatable: let a file of the secret-bearing deny list be read (gitignore
+                             syntax, relative to the root, e.g. 'fixtures/*.pem'); its content is still
+                             redacted (see docs/security.md)
   --json                     print the structured result as JSON instead of the summary text
   --trace                    print each exchange to stderr (id, method, resultType, input keys)
   --quiet                    no informational lines on stderr (such as the one line per model call)
@@ -130,6 +138,10 @@ Options:
   -h, --help                 show this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (see 'serve --help').
+
+Secrets: files named like credentials (.env, id_rsa, *.pem, .npmrc, .aws/credentials, kubeconfig,
+*.tfstate…) are never listed, shown to a model or read; secrets inside other files are replaced by
+[redacted: <kind>] before any model sees them, and the result says how many were.
 
 Exit status: 0 success, 1 the tool reported an error, 2 bad usage or configuration.`;
 

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import type { Limiter } from './limit.js';
 import { absoluteOf, hasVcsSegment, isInside, relativeToRoot } from './paths.js';
+import type { SecretFileFilter } from './secrets/secretFiles.js';
 import type { RepoFile, SkipReason } from './types.js';
 
 /** Flags for opening a file to read: never block on a FIFO swapped in, never follow a final symlink. */
@@ -64,6 +65,7 @@ export interface InspectContext {
   maxFileBytes: number;
   sniffBytes: number;
   limit: Limiter;
+  secretFiles: SecretFileFilter;
   /** Checked before each inspection: an aborted one rejects with the abort reason. */
   signal?: AbortSignal;
 }
@@ -88,19 +90,21 @@ async function checkFile(
 
 async function checkSymlink(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
   let real: string;
-  let target: Stats;
+  let stats: Stats;
   try {
     real = await ctx.limit(() => realpath(absoluteOf(ctx.root, relative)));
     if (!isInside(ctx.root, real)) return skip('symlink_outside_root', relative);
-    target = await ctx.limit(() => stat(real));
+    stats = await ctx.limit(() => stat(real));
   } catch {
     return skip('unreadable', relative);
   }
-  // A link into `.git/` would expose what the listing never shows.
-  if (hasVcsSegment(relativeToRoot(ctx.root, real))) return skip('vcs_dir', relative);
+  // A link into `.git/`, or to a secret-bearing file, would expose what the listing never shows.
+  const target = relativeToRoot(ctx.root, real);
+  if (hasVcsSegment(target)) return skip('vcs_dir', relative);
+  if (ctx.secretFiles.isSecret(target)) return skip('secret_file', relative);
   // Directories behind links are never entered (no cycles); a link to a file is read under the link's path.
-  if (!target.isFile()) return skip('special_file', relative);
-  return checkFile(ctx, relative, real, target.size);
+  if (!stats.isFile()) return skip('special_file', relative);
+  return checkFile(ctx, relative, real, stats.size);
 }
 
 /**
@@ -111,6 +115,7 @@ async function checkSymlink(ctx: InspectContext, relative: string): Promise<Insp
  * never opened; any fs error (a file deleted since the listing included) is `unreadable`.
  */
 export async function inspectPath(ctx: InspectContext, relative: string): Promise<InspectVerdict> {
+  if (ctx.secretFiles.isSecret(relative)) return skip('secret_file', relative);
   ctx.signal?.throwIfAborted();
   let stats: Stats;
   try {

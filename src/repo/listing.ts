@@ -7,6 +7,7 @@ import { escapeControls, hasControls } from '../protocol/sanitize.js';
 import type { IgnoredQuery } from './gitListing.js';
 import { listWithGit } from './gitListing.js';
 import type { IgnoreRules } from './ignoreRules.js';
+import type { SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { ListingSource, RepoListing, RepoProgress, SkippedClass, WalkerReason } from './types.js';
 import { walk } from './walker.js';
@@ -18,6 +19,8 @@ export interface ListOptions {
   gitTimeoutMs: number;
   /** git output larger than this falls back to the walker. */
   maxGitOutputBytes: number;
+  /** Secret-bearing files by name: left out of every listing as `secret_file`. */
+  secretFiles: SecretFileFilter;
   onProgress?: (event: RepoProgress) => void;
   /** Kills git and stops the walker; an aborted listing rejects with the abort reason. */
   signal?: AbortSignal;
@@ -97,14 +100,17 @@ function finish(
   let unique = 0;
   for (let index = 0; index < paths.length; index++) {
     const path = paths[index] as string;
+    // Unmerged entries appear once per stage in git's output.
+    if (index > 0 && path === paths[index - 1]) continue;
     // A name with a control, separator or format character (newline, tab, ESC, bidi override) could forge the
     // structure of a prompt or a log line: it is never listed, so never shown, picked or read.
     if (hasControls(path)) {
       skips.add('unsafe_name', escapeControls(path, MAX_EXAMPLE_CHARS));
       continue;
     }
-    // Unmerged entries appear once per stage in git's output.
-    if (unique === 0 || path !== paths[unique - 1]) paths[unique++] = path;
+    // One place for both listing paths: a secret-bearing file is never a candidate, never shown, never read.
+    if (options.secretFiles.isSecret(path)) skips.add('secret_file', path);
+    else paths[unique++] = path;
   }
   paths.length = unique;
   options.onProgress?.({ phase: 'listed', files: paths.length, source });

@@ -4,6 +4,7 @@ import { SAFE_OPEN_FLAGS } from './classify.js';
 import type { DecodedPrefix } from './decode.js';
 import { BOM_PROBE_BYTES, decodePrefix } from './decode.js';
 import { absoluteOf, hasVcsSegment, isInside, normalizeRelPath, relativeToRoot } from './paths.js';
+import type { SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import { countTokens, cutToTokens } from './tokens.js';
 import type { ReadBudget, ReadFileResult, ReadResult, SkipReason } from './types.js';
@@ -31,7 +32,8 @@ async function readPrefix(handle: FileHandle, length: number): Promise<Buffer> {
 type Opened = { handle: FileHandle; path: string } | { reason: SkipReason };
 
 /** Re-checks confinement at read time: the realpath must stay inside the root and the target be a regular file. */
-async function openConfined(root: string, path: string): Promise<Opened> {
+async function openConfined(root: string, path: string, secretFiles: SecretFileFilter): Promise<Opened> {
+  if (secretFiles.isSecret(path)) return { reason: 'secret_file' };
   let real: string;
   try {
     real = await realpath(absoluteOf(root, path));
@@ -39,7 +41,9 @@ async function openConfined(root: string, path: string): Promise<Opened> {
     return { reason: 'unreadable' };
   }
   if (!isInside(root, real)) return { reason: 'symlink_outside_root' };
-  if (hasVcsSegment(relativeToRoot(root, real))) return { reason: 'vcs_dir' };
+  const target = relativeToRoot(root, real);
+  if (hasVcsSegment(target)) return { reason: 'vcs_dir' };
+  if (secretFiles.isSecret(target)) return { reason: 'secret_file' };
   let handle: FileHandle;
   try {
     handle = await open(real, SAFE_OPEN_FLAGS);
@@ -101,6 +105,7 @@ export async function readFiles(
   root: string,
   paths: readonly string[],
   budget: ReadBudget,
+  secretFiles: SecretFileFilter,
   onRead?: (done: number, of: number) => void,
   signal?: AbortSignal,
 ): Promise<ReadResult> {
@@ -124,7 +129,7 @@ export async function readFiles(
     }
     if (seen.has(path)) continue;
     seen.add(path);
-    const opened = await openConfined(root, path);
+    const opened = await openConfined(root, path, secretFiles);
     if ('reason' in opened) {
       skips.add(opened.reason, path);
       continue;

@@ -29,6 +29,7 @@ import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath } from './pathCheck.js';
 import { readFiles } from './reader.js';
+import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
@@ -177,6 +178,7 @@ class FsRepository implements Repository {
             this.ctx.root,
             paths.map((path) => `${prefix}${path}`),
             MANIFEST_BUDGET,
+            this.ctx.secretFiles,
           );
           return new Map(read.files.map((file) => [local(file.path), file.content]));
         },
@@ -226,12 +228,18 @@ class FsRepository implements Repository {
     return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
   }
 
+  isSecretFile(relPath: string): boolean {
+    const path = normalizeRelPath(relPath);
+    return path !== undefined && path !== '' && this.ctx.secretFiles.isSecret(path);
+  }
+
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult> {
     const onProgress = this.listOptions.onProgress;
     return readFiles(
       this.ctx.root,
       paths,
       budget,
+      this.ctx.secretFiles,
       onProgress === undefined ? undefined : (done, of) => onProgress({ phase: 'reading', done, of }),
       this.ctx.signal,
     );
@@ -243,6 +251,18 @@ class FsRepository implements Repository {
  * becomes {@link Repository.root}. Throws `root_invalid` otherwise, and `config_invalid` for a bad option.
  */
 export async function openRepository(root: string, options: RepositoryOptions = {}): Promise<Repository> {
+  return openRepositoryWith(root, options, createSecretFileFilter(options.allowSecretFiles));
+}
+
+/**
+ * {@link openRepository} with the secret-file filter given. For the benchmark's baseline (bench/secretScan.ts) and
+ * tests only; it is not part of the public surface.
+ */
+export async function openRepositoryWith(
+  root: string,
+  options: RepositoryOptions,
+  secretFiles: SecretFileFilter,
+): Promise<Repository> {
   const invalid = (): ModelInputError<'root_invalid'> =>
     new ModelInputError('root_invalid', `Repository root ${JSON.stringify(root)} is not an existing directory`);
   const maxFileBytes = numberOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes');
@@ -264,11 +284,13 @@ export async function openRepository(root: string, options: RepositoryOptions = 
       maxFileBytes,
       sniffBytes,
       limit: createLimiter(FS_CONCURRENCY),
+      secretFiles,
       ...(signal !== undefined && { signal }),
     },
     {
       ...(signal !== undefined && { signal }),
       root: real,
+      secretFiles,
       useGit: options.listing !== 'walker',
       gitCommand: options.gitCommand ?? 'git',
       gitTimeoutMs,

@@ -16,7 +16,8 @@ export type SkipReason =
   | 'special_file'
   | 'unreadable'
   | 'unsafe_name'
-  | 'vcs_dir';
+  | 'vcs_dir'
+  | 'secret_file';
 
 /** One class of skipped entries: how many, and at most five examples (sorted). */
 export interface SkippedClass {
@@ -159,6 +160,11 @@ export interface RepositoryOptions {
    * candidate inspection and the reads stop between entries, and the pending call rejects with the abort reason.
    */
   signal?: AbortSignal;
+  /**
+   * Files of the secret-bearing deny list (docs/security.md) to let back in, as gitignore patterns relative to the
+   * root (`fixtures/*.pem`). Their contents still go through the redactor. Default: none.
+   */
+  allowSecretFiles?: readonly string[];
 }
 
 export interface Repository {
@@ -176,6 +182,8 @@ export interface Repository {
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
+  /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
+  isSecretFile(relPath: string): boolean;
 }
 
 /** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */

@@ -101,7 +101,13 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
     expect(done.structuredContent.summary).toBe('Sample Widget: a CSV to chart CLI.');
     expect(done.structuredContent.model).toBe('test-model');
     expect(done.structuredContent.dropped).toEqual(
-      expect.arrayContaining(['../etc/passwd', '/etc/passwd', 'secret.env', 'missing.txt', 'escape.txt']),
+      expect.arrayContaining([
+        '../etc/passwd',
+        '/etc/passwd',
+        'secret.env (secret file: never read)',
+        'missing.txt',
+        'escape.txt',
+      ]),
     );
     const big = done.structuredContent.files.find((f: { path: string }) => f.path === 'docs/big.md');
     expect(big.truncated).toBe(true);

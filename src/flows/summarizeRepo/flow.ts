@@ -15,6 +15,7 @@ import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { parsePickText, validatePick, type PickValidation } from './pickAnswer.js';
+import { addRedactions, redactFiles, withRedaction, type RedactionState } from './redaction.js';
 import { checkSummaryText } from './summaryAnswer.js';
 import {
   buildPickRequest,
@@ -37,7 +38,7 @@ type FileInfo = SummarizeRepoOutput['files'][number];
 /** The result before the engine adds `usage`. */
 type FlowOutput = Omit<SummarizeRepoOutput, 'usage'>;
 
-export type SummarizeState =
+type PhaseState =
   | { phase: 'pick'; candidates?: { listed: number; total: number }; skipped?: SkippedClass[] }
   | {
       phase: 'summary';
@@ -49,6 +50,8 @@ export type SummarizeState =
       /** Set when the built-in ranking picked the files: why the model's pick was not used. */
       fallback?: string;
     };
+/** Both phases carry what was redacted so far (redaction.ts). */
+export type SummarizeState = PhaseState & RedactionState;
 
 function compactSkipped(classes: readonly SkippedClass[]): SkippedClass[] {
   return classes.map((entry) => ({
@@ -86,7 +89,7 @@ function nothingToSummarize(path: string): { done: CallToolResult } {
       content: [
         {
           type: 'text',
-          text: `No readable text files under '${path || '.'}' (everything is ignored, binary or too large). Pass another path.`,
+          text: `No readable text files under '${path || '.'}' (everything is ignored, binary, too large or a secret-bearing file). Pass another path.`,
         },
       ],
       isError: true,
@@ -105,14 +108,21 @@ function summaryPhase(
     dropped: validation.dropped,
     candidates: state.candidates ?? { listed: 0, total: 0 },
     skipped: state.skipped ?? [],
+    ...(state.redacted !== undefined && { redacted: state.redacted }),
+    ...(state.redactedMore !== undefined && { redactedMore: state.redactedMore }),
   };
 }
 
-/** `openRepo` is called lazily (once), so capability checks run before any repository work. */
+/**
+ * `openRepo` is called lazily (once), so capability checks run before any repository work. `internal.redact: false`
+ * exists for the benchmark's baseline only (bench/secretScan.ts): the tool, the server and the CLI never pass it.
+ */
 export function createSummarizeRepoFlow(
   openRepo: () => Promise<Repository>,
   budgetOverrides: Partial<SummarizeBudgets> = {},
+  internal: { redact?: boolean } = {},
 ): FlowDefinition<SummarizeRepoArgs, SummarizeState> {
+  const redact = internal.redact ?? true;
   const budgets = resolveBudgets(budgetOverrides);
   let opened: Promise<Repository> | undefined;
   const repository = (): Promise<Repository> => (opened ??= openRepo());
@@ -197,6 +207,7 @@ export function createSummarizeRepoFlow(
       const prepared = state.files !== undefined;
       const paths = state.files?.map((file) => file.path) ?? state.picked;
       const [read, facts] = await Promise.all([repo.read(paths, readBudgetOf(budgets)), factsOf(args)]);
+      const shown = redact ? await redactFiles(read.files) : { files: read.files, entries: [] };
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
@@ -210,16 +221,19 @@ export function createSummarizeRepoFlow(
         params: buildSummaryRequest({
           repoName: repoName(repo, args),
           audience: audienceOf(args),
-          files: read.files,
+          files: shown.files,
           ...(facts !== undefined && { facts }),
         }),
         // The read files carry the picked paths from here on: one copy in the sealed state, not two.
-        state: {
-          ...state,
-          picked: [],
-          files,
-          skipped: prepared ? state.skipped : mergeSkipped(state.skipped, compactSkipped(read.skipped)),
-        },
+        state: addRedactions(
+          {
+            ...state,
+            picked: [],
+            files,
+            skipped: prepared ? state.skipped : mergeSkipped(state.skipped, compactSkipped(read.skipped)),
+          },
+          prepared ? [] : shown.entries,
+        ),
       };
     },
     async accept(args, state, answer) {
@@ -246,6 +260,7 @@ export function createSummarizeRepoFlow(
         candidates: state.candidates,
         files: state.files ?? [],
         skipped: state.skipped,
+        redacted: state.redacted ?? [],
         pickedBy: state.fallback === undefined ? 'model' : 'builtin_ranking',
         notes,
         ...(facts !== undefined && { facts }),
@@ -260,11 +275,14 @@ export function createSummarizeRepoFlow(
     },
   };
 
+  // Every request and the final result pass the redactor, whichever model source or front runs the flow.
+  const guardedPick = redact ? withRedaction(pick) : pick;
+  const guardedSummary = redact ? withRedaction(summary) : summary;
   return {
     tool: TOOL_NAME,
     keys: [PICK_KEY, SUMMARY_KEY],
     initial: () => ({ phase: 'pick' }),
-    step: (state) => (state.phase === 'pick' ? pick : summary),
+    step: (state) => (state.phase === 'pick' ? guardedPick : guardedSummary),
     usageField: 'usage',
     notesField: 'notes',
     builtin: createBuiltinModel(),

@@ -2,6 +2,7 @@
 import type { Repository } from '../../repo/index.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { findPickList, type PickEntry } from './pickList.js';
+import { SECRET_FILE_SUFFIX } from './redaction.js';
 import { PICK_KEY } from './schema.js';
 
 const MAX_REPORTED = 8;
@@ -70,7 +71,9 @@ export async function validatePick(
     if (lookup) lookups++;
     const file = lookup ? await repo.resolveCandidate(path, subPath) : undefined;
     if (file === undefined || picked.includes(file.path)) {
-      if (dropped.length < MAX_REPORTED) dropped.push(report(path ?? (entry as { notAPath: string }).notAPath));
+      const secret = path !== undefined && repo.isSecretFile(path) ? SECRET_FILE_SUFFIX : '';
+      if (dropped.length < MAX_REPORTED)
+        dropped.push(report(path ?? (entry as { notAPath: string }).notAPath) + secret);
       continue;
     }
     picked.push(file.path);

@@ -73,7 +73,11 @@ export const repoFactsSchema = z
 export const summarizeRepoOutput = z.object({
   summary: z.string(),
   picked: z.array(z.string()),
-  dropped: z.array(z.string()).describe('Entries of the model pick that were not candidate files.'),
+  dropped: z
+    .array(z.string())
+    .describe(
+      'Entries of the model pick that were not candidate files; a secret-bearing file reads "<path> (secret file: never read)".',
+    ),
   audience: z.string(),
   path: z.string(),
   model: z.string().describe('The model that wrote the summary, as it reported itself.'),
@@ -91,7 +95,14 @@ export const summarizeRepoOutput = z.object({
         .describe('Present when the file is not plain UTF-8; `replaced`: invalid bytes were shown as U+FFFD.'),
     }),
   ),
-  skipped: z.array(skippedClass).describe('Files left out of the listing or the reading, by reason.'),
+  skipped: z
+    .array(skippedClass)
+    .describe('Files left out of the listing or the reading, by reason (`secret_file`: secret-bearing by name).'),
+  redacted: z
+    .array(z.object({ path: z.string(), kind: z.string(), count: z.number().int() }))
+    .describe(
+      'Secrets replaced by "[redacted: <kind>]" before any model saw them, per file (or prompt part) and kind.',
+    ),
   pickedBy: z
     .enum(['model', 'builtin_ranking'])
     .describe("Who chose the files: the model, or the built-in ranking when a server-owned model's pick was unusable."),
