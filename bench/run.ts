@@ -6,6 +6,10 @@
  *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
  *  - fleet (bench/fleet.ts): flows/s through nginx for 1 and 2 instances on Redis, and the per-round cost of
  *    the Redis consume against the in-process store (BENCH_FLEET=0 skips it);
+ *  - start-up (bench/startup.ts): the built CLI's commands, `serve --stdio` and `summarize` as whole processes
+ *    against `node -e 0`, the SDK's import floor and a minimal SDK stdio server (`BENCH_STARTUP=only|0`);
+ *  - rounds at scale (bench/roundsAtScale.ts): a repeated round 1 and round 2 on the 100,000-file tree against the
+ *    12-entry sample;
  *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
  *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
@@ -28,6 +32,8 @@ import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../sr
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
+import { benchRoundsAtScale } from './roundsAtScale.js';
+import { benchStartup } from './startup.js';
 import { benchSecretScan } from './secretScan.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
@@ -207,10 +213,17 @@ async function benchCodec(): Promise<void> {
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 // BENCH_ONLY=fleet runs the fleet part alone.
 const only = process.env['BENCH_ONLY'];
-if (only === undefined) {
+const startup = process.env['BENCH_STARTUP'];
+if (startup !== '0' && only === undefined) await benchStartup();
+if (startup !== 'only' && only === undefined) {
   await benchRounds();
   await benchCodec();
+  if (process.env['BENCH_SCALE'] !== '0') {
+    await benchRoundsAtScale();
+    if (process.env['BENCH_REPO_SCALE'] !== '0') await benchRepoScale();
+  }
+  if (process.env['BENCH_SECRETS'] !== '0') await benchSecretScan();
 }
-if (process.env['BENCH_FLEET'] !== '0' && (only === undefined || only === 'fleet')) await benchFleet();
-if (process.env['BENCH_SCALE'] !== '0' && only === undefined) await benchRepoScale();
-if (process.env['BENCH_SECRETS'] !== '0' && only === undefined) await benchSecretScan();
+if (process.env['BENCH_FLEET'] !== '0' && startup !== 'only' && (only === undefined || only === 'fleet')) {
+  await benchFleet();
+}

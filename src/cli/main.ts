@@ -1,23 +1,67 @@
-/** Command dispatch. The only place (with its siblings) that writes to stdout. */
+/**
+ * Command dispatch. The only place (with its siblings) that writes to stdout.
+ *
+ * A command's module is imported only when that command runs (the table below), so `--version`, `--help` and
+ * every command's `--help` load nothing but this file, usage.ts, version.ts and errors.ts — no SDK, no schema
+ * library, no provider, tokenizer or prompt library. Heavy dependencies below a command load at first need.
+ */
 import { isModelInputError } from '../errors.js';
-import { generateStateKey } from '../state/index.js';
 import { VERSION } from '../version.js';
-import { runAuditCommand } from './audit.js';
-import { runCall } from './call.js';
-import { runDiscover } from './discover.js';
-import { runPlan } from './plan.js';
-import { runServe } from './serve.js';
-import { runSummarize } from './summarize.js';
-import { KEYGEN_USAGE, MAIN_USAGE } from './usage.js';
+import {
+  AUDIT_USAGE,
+  CALL_USAGE,
+  DISCOVER_USAGE,
+  KEYGEN_USAGE,
+  MAIN_USAGE,
+  PLAN_USAGE,
+  SERVE_USAGE,
+  SUMMARIZE_USAGE,
+} from './usage.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
+type Run = (argv: readonly string[]) => Promise<number>;
+
+interface Command {
+  usage: string;
+  /** Imports the command's module (and with it, its dependencies). */
+  load: () => Promise<Run>;
+}
+
+async function runKeygen(argv: readonly string[]): Promise<number> {
+  const { generateStateKey } = await import('../state/index.js');
+  console.log(generateStateKey(argv[0] ?? `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`));
+  return EXIT_OK;
+}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).runServe },
+  summarize: { usage: SUMMARIZE_USAGE, load: async () => (await import('./summarize.js')).runSummarize },
+  plan: { usage: PLAN_USAGE, load: async () => (await import('./plan.js')).runPlan },
+  audit: { usage: AUDIT_USAGE, load: async () => (await import('./audit.js')).runAuditCommand },
+  call: { usage: CALL_USAGE, load: async () => (await import('./call.js')).runCall },
+  discover: { usage: DISCOVER_USAGE, load: async () => (await import('./discover.js')).runDiscover },
+  keygen: { usage: KEYGEN_USAGE, load: async () => runKeygen },
+};
+
+/**
+ * Whether a command's arguments ask for its help: `--help` or `-h` before any `--`. The commands parse in strict
+ * mode, where an option never takes `-h` or `--help` as its value, so this is the answer their parsers would give.
+ */
+function asksForHelp(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [name, ...rest] = argv;
   try {
-    switch (command) {
+    switch (name) {
       case undefined:
         console.error(MAIN_USAGE);
         return EXIT_USAGE;
@@ -30,29 +74,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       case '--version':
         console.log(VERSION);
         return EXIT_OK;
-      case 'serve':
-        return await runServe(rest);
-      case 'summarize':
-        return await runSummarize(rest);
-      case 'plan':
-        return await runPlan(rest);
-      case 'audit':
-        return await runAuditCommand(rest);
-      case 'call':
-        return await runCall(rest);
-      case 'discover':
-        return await runDiscover(rest);
-      case 'keygen':
-        if (rest.includes('--help') || rest.includes('-h')) {
-          console.log(KEYGEN_USAGE);
-          return EXIT_OK;
-        }
-        console.log(generateStateKey(rest[0] ?? `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`));
-        return EXIT_OK;
-      default:
-        console.error(`mcp-model-input: unknown command '${command}'\n\n${MAIN_USAGE}`);
-        return EXIT_USAGE;
     }
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (command === undefined) {
+      console.error(`mcp-model-input: unknown command '${name}'\n\n${MAIN_USAGE}`);
+      return EXIT_USAGE;
+    }
+    if (asksForHelp(rest)) {
+      console.log(command.usage);
+      return EXIT_OK;
+    }
+    return await (
+      await command.load()
+    )(rest);
   } catch (error) {
     if (isModelInputError(error)) {
       console.error(`mcp-model-input: ${error.message}`);

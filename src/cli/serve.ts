@@ -12,7 +12,7 @@ import { KID_PATTERN } from '../state/keyRing.js';
 import { openStore, type SharedStore } from '../state/stores/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
 import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp, type ListeningServer } from '../transports/nodeHttp.js';
+import type { ListeningServer } from '../transports/nodeHttp.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import {
@@ -134,8 +134,8 @@ function readinessChecks(ring: KeyRing, store: SharedStore) {
 }
 
 /** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
-function requestTimeoutFor(bodyTimeoutMs: number | undefined): { requestTimeoutMs: number } {
-  return { requestTimeoutMs: Math.max(DEFAULT_REQUEST_TIMEOUT_MS, (bodyTimeoutMs ?? 0) + 5_000) };
+function requestTimeoutFor(bodyTimeoutMs: number | undefined, defaultTimeoutMs: number): { requestTimeoutMs: number } {
+  return { requestTimeoutMs: Math.max(defaultTimeoutMs, (bodyTimeoutMs ?? 0) + 5_000) };
 }
 
 function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
@@ -300,6 +300,8 @@ export async function runServe(argv: readonly string[]): Promise<number> {
 
   const { host, port } = address;
   const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
+  // The Node HTTP adapter loads only when serving HTTP: stdio start-up never pays for it.
+  const { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } = await import('../transports/nodeHttp.js');
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
@@ -317,7 +319,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     },
     host,
     port,
-    requestTimeoutFor(httpLimits.bodyTimeoutMs),
+    requestTimeoutFor(httpLimits.bodyTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
   );
   let metricsListener: MetricsListener | undefined;
   if (metrics !== undefined && fleet.metrics !== undefined) {

@@ -11,6 +11,8 @@ export { IGNORE_FILE_NAMES, SUMMARIZE_IGNORE_FILE } from './ignoreRules.js';
 export { MAX_SKIP_EXAMPLES } from './skips.js';
 export { candidateLineBytes, DEFAULT_CANDIDATE_BYTES } from './survey.js';
 export { countTokens, cutToTokens } from './tokens.js';
+export { createSurveyCache, sharedSurveyCache } from './surveyCache.js';
+export type { SurveyCache, SurveyCacheOptions } from './surveyCache.js';
 export type {
   InspectResult,
   ListingSource,

@@ -10,22 +10,28 @@
  *
  * `inspect` opens listed paths just enough to tell readable text files (classify.ts): the size cap, the NUL
  * sniff, symlink confinement. `survey` ranks every listed path and inspects the best ones for the pick prompt;
- * `resolveCandidate` accepts any listed path that passes inspection; `read` re-checks confinement as it reads.
+ * `resolveCandidate` accepts any path a listing made now would hold (judged for that path alone, pathCheck.ts)
+ * that passes inspection; `read` re-checks confinement as it reads.
  */
+import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
 import { inspectPath } from './classify.js';
 import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
 import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
+import { runGit, splitNul } from './gitProcess.js';
 import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
-import { normalizeRelPath, resolveSubPath } from './paths.js';
+import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
+import { judgePath } from './pathCheck.js';
 import { readFiles } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
+import type { SurveyCache, SurveyRun } from './surveyCache.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
   InspectResult,
@@ -70,13 +76,11 @@ function numberOption(value: number | undefined, fallback: number, name: string)
 }
 
 class FsRepository implements Repository {
-  /** The latest listing per base, for `resolveCandidate`. */
-  private readonly listings = new Map<string, Promise<RepoListing>>();
-
   constructor(
     private readonly ctx: InspectContext,
     private readonly listOptions: ListOptions,
     private readonly historyCommits: number,
+    private readonly cache: SurveyCache | undefined,
   ) {}
 
   get root(): string {
@@ -84,17 +88,8 @@ class FsRepository implements Repository {
   }
 
   async list(subPath?: string): Promise<RepoListing> {
-    return (await this.listWith(subPath, false)).listing;
-  }
-
-  /** Lists and remembers the listing for `resolveCandidate`. */
-  private async listWith(subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
     const base = await resolveSubPath(this.ctx.root, subPath);
-    const listed = this.listBase(base, subPath, deferIgnored);
-    const listing = listed.then((result) => result.listing);
-    this.listings.set(base, listing);
-    listing.catch(() => this.listings.delete(base));
-    return listed;
+    return (await this.listBase(base, subPath, false)).listing;
   }
 
   private async listBase(base: string, subPath: string | undefined, deferIgnored: boolean): Promise<DirectoryListing> {
@@ -125,12 +120,33 @@ class FsRepository implements Repository {
 
   async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
     const candidateBytes = numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes');
-    const { listing, ignored } = await this.listWith(subPath, true);
+    const base = await resolveSubPath(this.ctx.root, subPath);
+    const withFacts = options.facts !== false;
+    if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes, withFacts)).survey;
+    // Everything a survey depends on besides the tree itself.
+    const variant = JSON.stringify([
+      this.ctx.maxFileBytes,
+      this.ctx.sniffBytes,
+      this.listOptions.useGit && this.listOptions.gitCommand,
+      this.historyCommits,
+    ]);
+    return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}\0${withFacts}`, () =>
+      this.surveyBase(base, subPath, candidateBytes, withFacts),
+    );
+  }
+
+  private async surveyBase(
+    base: string,
+    subPath: string | undefined,
+    candidateBytes: number,
+    withFacts: boolean,
+  ): Promise<SurveyRun> {
+    const { listing, ignored } = await this.listBase(base, subPath, true);
     // Once the listing is in, git reads the recent history and walks the tree again for its ignored entries,
     // while the paths are scored and the candidates inspected.
     const recent = listing.source.kind === 'git' ? this.recent(listing.base) : Promise.resolve(undefined);
     const ignoredClasses = ignored?.();
-    const facts = options.facts === false ? undefined : this.facts(listing);
+    const facts = withFacts ? this.facts(listing) : undefined;
     const survey = await surveyListing({
       listing,
       recent,
@@ -138,13 +154,13 @@ class FsRepository implements Repository {
       inspect: this.ctx,
       ...(this.listOptions.onProgress !== undefined && { onProgress: this.listOptions.onProgress }),
     });
-    const withFacts = facts === undefined ? survey : { ...survey, facts: await facts };
+    const full = facts === undefined ? survey : { ...survey, facts: await facts };
     const more = await ignoredClasses;
-    if (more === undefined || more.length === 0) return withFacts;
+    if (more === undefined || more.length === 0) return { survey: full, listing };
     const skips = new SkipCollector();
-    skips.merge(withFacts.skipped);
+    skips.merge(full.skipped);
     skips.merge(more);
-    return { ...withFacts, skipped: skips.toArray() };
+    return { survey: { ...full, skipped: skips.toArray() }, listing };
   }
 
   /** Whole-repository facts from the listing: a bounded size pass and a few manifests read (facts/). */
@@ -190,10 +206,26 @@ class FsRepository implements Repository {
     const candidate = normalizeRelPath(relPath);
     if (candidate === undefined || candidate === '') return undefined;
     if (base !== '' && !candidate.startsWith(`${base}/`)) return undefined;
-    const listing = await (this.listings.get(base) ?? this.list(subPath));
-    if (!binaryIncludes(listing.paths, candidate)) return undefined;
+    if (!(await this.isListed(candidate))) return undefined;
     const verdict = await inspectPath(this.ctx, candidate);
     return verdict.kind === 'file' ? verdict.file : undefined;
+  }
+
+  /**
+   * Whether a listing made now would hold `candidate`, judged for that one path (pathCheck.ts) instead of listing
+   * the tree: a path only git's rules ignore is listed when git tracks it, as on the git fast path.
+   */
+  private async isListed(candidate: string): Promise<boolean> {
+    const verdict = judgePath(this.ctx.root, candidate);
+    if (verdict !== 'git_ignored') return verdict === 'listed';
+    if (!this.listOptions.useGit || !existsSync(path.join(this.ctx.root, VCS_DIR_NAME))) return false;
+    const tracked = await runGit(['ls-files', '-c', '-z', '--', `:(literal)${candidate}`], {
+      command: this.listOptions.gitCommand,
+      cwd: this.ctx.root,
+      timeoutMs: this.listOptions.gitTimeoutMs,
+      maxBytes: 64 * 1024,
+    });
+    return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
   }
 
   isSecretFile(relPath: string): boolean {
@@ -212,20 +244,6 @@ class FsRepository implements Repository {
       this.ctx.signal,
     );
   }
-}
-
-/** Membership in a sorted (code-unit order) array. */
-function binaryIncludes(sorted: readonly string[], value: string): boolean {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const probe = sorted[middle] as string;
-    if (probe === value) return true;
-    if (probe < value) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
 }
 
 /**
@@ -289,5 +307,6 @@ export async function openRepositoryWith(
       }),
     },
     historyCommits,
+    options.cache,
   );
 }

@@ -151,6 +151,11 @@ export interface RepositoryOptions {
   /** Called with progress while listing, inspecting and reading. Must not throw. */
   onProgress?: (event: RepoProgress) => void;
   /**
+   * Keeps surveys between calls while a watch on the tree sees no change (surveyCache.ts). Default: none — every
+   * survey lists the tree.
+   */
+  cache?: SurveyCache;
+  /**
    * Aborting stops the work of this repository object: running `git` children are killed, the walker, the
    * candidate inspection and the reads stop between entries, and the pending call rejects with the abort reason.
    */
@@ -173,10 +178,28 @@ export interface Repository {
   survey(subPath?: string, options?: SurveyOptions): Promise<RepoSurvey>;
   /**
    * The file behind an untrusted path if it is listed under `subPath` (shown in a prompt or not) and passes
-   * inspection; otherwise `undefined`. Answers against the latest listing this object made of `subPath`.
+   * inspection; otherwise `undefined`. Judged for that one path as the tree is now (no listing is made).
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
   /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
   isSecretFile(relPath: string): boolean;
+}
+
+/** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */
+export interface SurveyRun {
+  survey: RepoSurvey;
+  listing: RepoListing;
+}
+
+export interface SurveyCache {
+  /**
+   * The survey kept for (`root`, `variant`, `key`) if nothing under the root changed since it was made; otherwise
+   * `compute()`'s, kept when the tree was fully watched throughout. `variant` names the options a survey depends on.
+   */
+  survey(root: string, variant: string, key: string, compute: () => Promise<SurveyRun>): Promise<RepoSurvey>;
+  /** How many roots are held (with their watches). */
+  readonly roots: number;
+  /** Drops everything and closes every watch. */
+  close(): void;
 }

@@ -76,6 +76,10 @@ export interface WalkSink {
   skips: SkipCollector;
   /** Called between slices with the number of paths listed so far. */
   onProgress?: (files: number) => void;
+  /** Called with each directory about to be read (before it is read). */
+  onDirectory?: (dir: string) => void;
+  /** How the walk yields between slices (default: `setImmediate`). */
+  pause?: () => Promise<void>;
   /** Checked between directories: an aborted walk rejects with the abort reason. */
   signal?: AbortSignal;
 }
@@ -90,6 +94,7 @@ export async function walk(root: string, start: string, rules: IgnoreRules, sink
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     sink.signal?.throwIfAborted();
     const { dir } = item;
+    sink.onDirectory?.(dir);
     let entries: Dirent[];
     try {
       entries = readdirSync(absoluteOf(root, dir), { withFileTypes: true });
@@ -120,7 +125,7 @@ export async function walk(root: string, start: string, rules: IgnoreRules, sink
     if (++sinceYield >= DIRS_PER_SLICE) {
       sinceYield = 0;
       sink.onProgress?.(sink.paths.length);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await (sink.pause?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
     }
   }
 }

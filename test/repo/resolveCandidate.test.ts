@@ -1,10 +1,10 @@
-import { readdir, lstat, symlink } from 'node:fs/promises';
+import { lstat, readdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isModelInputError } from '../../src/errors.js';
 import type { Repository } from '../../src/repo/index.js';
 import { openRepository } from '../../src/repo/index.js';
-import { TempDirs, tryMkfifo, writeTree } from './fixture.js';
+import { git, TempDirs, tryMkfifo, writeTree } from './fixture.js';
 
 const temp = new TempDirs();
 let root: string;
@@ -132,5 +132,50 @@ describe('resolveCandidate', () => {
       const error: unknown = await repo.resolveCandidate('README.md', sub).catch((e: unknown) => e);
       expect(isModelInputError(error) && error.code).toBe('path_outside_root');
     }
+  });
+});
+
+describe('resolveCandidate judges the path as the tree is now, without listing it', () => {
+  it('agrees with the git fast path on tracked files that an ignore rule matches', async () => {
+    const dir = await temp.make('git-');
+    await writeTree(dir, {
+      'README.md': '# r\n',
+      'tracked.log': 'tracked, then ignored',
+      'untracked.log': 'never tracked',
+      'vendor/kept.js': 'tracked inside a directory ignored later',
+      'vendor/other.js': 'untracked',
+    });
+    git(dir, ['init', '-q']);
+    git(dir, ['add', 'README.md', 'tracked.log', 'vendor/kept.js']);
+    await writeTree(dir, { '.gitignore': '*.log\nvendor/\n', '.ignore': 'README.md\n' });
+    const gitRepo = await openRepository(dir);
+    const listing = await gitRepo.list();
+    expect(listing.source.kind).toBe('git');
+    expect(listing.paths).toEqual(['.gitignore', '.ignore', 'tracked.log', 'vendor/kept.js']);
+    for (const candidate of ['tracked.log', 'vendor/kept.js', '.gitignore']) {
+      expect(await gitRepo.resolveCandidate(candidate), candidate).toBeDefined();
+    }
+    // Ignored by git's rules and untracked, or ignored by the `.ignore` layer (which git's index does not override).
+    for (const candidate of ['untracked.log', 'vendor/other.js', 'README.md']) {
+      expect(await gitRepo.resolveCandidate(candidate), candidate).toBeUndefined();
+    }
+    // The walker (no git) lists neither tracked file; neither does resolveCandidate then.
+    const walkerRepo = await openRepository(dir, { listing: 'walker' });
+    expect((await walkerRepo.list()).paths).toEqual(['.gitignore', '.ignore']);
+    expect(await walkerRepo.resolveCandidate('tracked.log')).toBeUndefined();
+  });
+
+  it('sees a file added, removed, changed or newly ignored since the last listing', async () => {
+    const dir = await temp.make('fresh-');
+    await writeTree(dir, { 'README.md': '# r\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
+    git(dir, ['init', '-q']);
+    const fresh = await openRepository(dir);
+    expect((await fresh.list()).paths).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);
+    await writeTree(dir, { 'src/new.ts': 'new\n', 'src/b.ts': 'b changed\n', '.gitignore': 'a.ts\n' });
+    await rm(path.join(dir, 'README.md'));
+    expect(await fresh.resolveCandidate('src/new.ts')).toEqual({ path: 'src/new.ts', size: 4 });
+    expect(await fresh.resolveCandidate('src/b.ts')).toEqual({ path: 'src/b.ts', size: 10 });
+    expect(await fresh.resolveCandidate('README.md')).toBeUndefined();
+    expect(await fresh.resolveCandidate('src/a.ts')).toBeUndefined();
   });
 });

@@ -8,7 +8,9 @@ import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import { ModelInputError } from '../../errors.js';
 import { escapeControls } from '../../protocol/sanitize.js';
 import type { OutlineEntry, ReadBudget, ReadFileResult, RepoFacts, RepoSurvey } from '../../repo/index.js';
-import { candidateLineBytes, cutToTokens } from '../../repo/index.js';
+// The two modules themselves, not the reader's index: a server loads these without the reader (tool.ts).
+import { candidateLineBytes } from '../../repo/survey.js';
+import { cutToTokens } from '../../repo/tokens.js';
 import { FACTS_BYTES, formatFacts, formatPickFacts } from './factsText.js';
 
 export const PICK_MAX_TOKENS = 400;

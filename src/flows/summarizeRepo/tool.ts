@@ -1,30 +1,14 @@
-/** `summarize_repo` as a registered tool: descriptor, argument schema, and the flow behind it. */
-import { ModelInputError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
-import { SAMPLING_ONLY_HINT, type ModelPlan } from '../../models/sources.js';
+/**
+ * `summarize_repo` as a registered tool: descriptor and argument schema here; the flow behind it (run.ts) is
+ * imported at the first call, so a server answers `server/discover` and `tools/list` without loading it.
+ */
+import { SAMPLING_ONLY_HINT } from '../../models/sources.js';
 import { printable } from '../../protocol/sanitize.js';
-import { openRepository, type RepositoryOptions } from '../../repo/index.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
-import type { StateCodec } from '../../state/index.js';
-import type { SharedStore } from '../../state/stores/index.js';
-import { runFlow, type FlowEvents, type SealedFlow } from '../engine.js';
-import { createSummarizeRepoFlow } from './flow.js';
-import type { SummarizeBudgets } from './prompts.js';
+import type { SummarizeRepoToolOptions } from './run.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
 
-export interface SummarizeRepoToolOptions {
-  root: string;
-  codec: StateCodec<SealedFlow<unknown>>;
-  models: ModelPlan;
-  logger: Logger;
-  maxRounds?: number;
-  repository?: RepositoryOptions;
-  /** Pick prompt bytes, summary read budgets, final text tokens (defaults in prompts.ts). */
-  budgets?: Partial<SummarizeBudgets>;
-  /** Single-use request state (consumed ids); without it state is single-flow only. */
-  store?: Pick<SharedStore, 'consumeOnce'>;
-  events?: FlowEvents;
-}
+export type { SummarizeRepoToolOptions };
 
 /** Clients remembered for the once-per-client -32021 log line; past this many, the memory starts over. */
 const MAX_NOTED_CLIENTS = 1000;
@@ -56,38 +40,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
-      // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
-      const repository = { ...options.repository, signal: ctx.signal };
-      const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
-      try {
-        return await runFlow(flow, args, ctx, {
-          codec: options.codec,
-          models: options.models,
-          logger: options.logger,
-          onSamplingMissing: (client) => onSamplingMissing(client, ctx.principal),
-          ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
-          ...(options.store !== undefined && { store: options.store }),
-          ...(options.events !== undefined && { events: options.events }),
-        });
-      } catch (error) {
-        if (error instanceof ModelInputError && error.code === 'path_outside_root') {
-          return {
-            content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
-            isError: true,
-          };
-        }
-        if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
-          // The message names a host path: it goes to the operator's log, not to the client.
-          options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
-          return {
-            content: [
-              { type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' },
-            ],
-            isError: true,
-          };
-        }
-        throw error;
-      }
+      // The flow, the engine and the repository reader load with the first call, not with the server.
+      const { runSummarizeRepo } = await import('./run.js');
+      return runSummarizeRepo(options, args, ctx, (client) => onSamplingMissing(client, ctx.principal));
     },
   });
 }

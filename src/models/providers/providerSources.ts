@@ -8,8 +8,8 @@ import { ModelInputError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CompletionModel } from '../modelSource.js';
 import { createTieredModel } from '../preferences.js';
-import { createAnthropicMessagesModel } from './anthropicMessages.js';
-import { createOpenAIChatModel } from './openaiChat.js';
+import type { AnthropicMessagesModelOptions } from './anthropicMessages.js';
+import type { OpenAIChatModelOptions } from './openaiChat.js';
 import { printable } from '../../protocol/sanitize.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -52,6 +52,27 @@ function isProvider(name: string): name is ProviderName {
   return (PROVIDERS as readonly string[]).includes(name);
 }
 
+/**
+ * A provider's model whose adapter (and, through it, the provider's SDK) loads at its first completion: a server
+ * configured with a provider answers `server/discover` without either. The configuration was checked already.
+ */
+function lazyModel(name: string, load: () => Promise<CompletionModel>): CompletionModel {
+  let loaded: Promise<CompletionModel> | undefined;
+  return { name, complete: async (request) => (await (loaded ??= load())).complete(request) };
+}
+
+function openAIChat(options: OpenAIChatModelOptions): CompletionModel {
+  return lazyModel(`openai:${options.model}`, async () =>
+    (await import('./openaiChat.js')).createOpenAIChatModel(options),
+  );
+}
+
+function anthropicMessages(options: AnthropicMessagesModelOptions): CompletionModel {
+  return lazyModel(`anthropic:${options.model}`, async () =>
+    (await import('./anthropicMessages.js')).createAnthropicMessagesModel(options),
+  );
+}
+
 function createOne(provider: ProviderName, model: string, settings: ProviderSettings, source: string): CompletionModel {
   const common = { model, timeoutMs: settings.timeoutMs, retry: settings.retry, logger: settings.logger };
   if (provider === 'openai') {
@@ -62,7 +83,7 @@ function createOne(provider: ProviderName, model: string, settings: ProviderSett
         `${source} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that takes no key, such as Ollama)`,
       );
     }
-    return createOpenAIChatModel({
+    return openAIChat({
       ...common,
       ...(apiKey !== undefined && { apiKey }),
       ...(baseURL !== undefined && { baseURL }),
@@ -71,7 +92,7 @@ function createOne(provider: ProviderName, model: string, settings: ProviderSett
   const apiKey = envValue(settings.env, 'ANTHROPIC_API_KEY');
   if (apiKey === undefined) throw configError(`${source} needs ANTHROPIC_API_KEY in the environment`);
   const baseURL = baseUrl(settings.env, 'ANTHROPIC_BASE_URL');
-  return createAnthropicMessagesModel({ ...common, apiKey, ...(baseURL !== undefined && { baseURL }) });
+  return anthropicMessages({ ...common, apiKey, ...(baseURL !== undefined && { baseURL }) });
 }
 
 /** `PROVIDER:MODEL` or `PROVIDER:CHEAP+STRONG`. Throws `ModelInputError('config_invalid')`. */

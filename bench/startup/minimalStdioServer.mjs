@@ -1,0 +1,12 @@
+// The baseline for `serve --stdio`: a minimal stdio server on the SDK's own McpServer with one tool.
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+
+serveStdio(() => {
+  const server = new McpServer({ name: 'minimal', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  return server;
+});

@@ -1,0 +1,76 @@
+/** Runs one `summarize_repo` call: the flow on the engine, with the tool's failures as `isError` results. */
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+
+import { ModelInputError } from '../../errors.js';
+import { openRepository, sharedSurveyCache } from '../../repo/index.js';
+import type { ToolContext } from '../tool.js';
+import { runFlow } from '../engine.js';
+import { createSummarizeRepoFlow } from './flow.js';
+import type { SummarizeRepoArgs } from './schema.js';
+import { TOOL_NAME } from './schema.js';
+import type { Logger } from '../../logger.js';
+import type { ModelPlan } from '../../models/sources.js';
+import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
+import type { StateCodec } from '../../state/index.js';
+import type { SharedStore } from '../../state/stores/index.js';
+import type { FlowEvents, SealedFlow } from '../engine.js';
+import type { SummarizeBudgets } from './prompts.js';
+
+export interface SummarizeRepoToolOptions {
+  root: string;
+  codec: StateCodec<SealedFlow<unknown>>;
+  models: ModelPlan;
+  logger: Logger;
+  maxRounds?: number;
+  repository?: RepositoryOptions;
+  /** Pick prompt bytes, summary read budgets, final text tokens (defaults in prompts.ts). */
+  budgets?: Partial<SummarizeBudgets>;
+  /**
+   * Surveys kept between calls while nothing in the tree changes (a repeated first round skips the listing).
+   * Default: the process's shared cache; `false` surveys afresh every time.
+   */
+  surveyCache?: SurveyCache | false;
+  /** Single-use request state (consumed ids); without it state is single-flow only. */
+  store?: Pick<SharedStore, 'consumeOnce'>;
+  events?: FlowEvents;
+}
+
+export async function runSummarizeRepo(
+  options: SummarizeRepoToolOptions,
+  args: SummarizeRepoArgs,
+  ctx: ToolContext,
+  /** Told (with the client's self-reported name) when a client without sampling is refused. */
+  onSamplingMissing: (client: string) => void,
+): Promise<CallToolResult | InputRequiredResult> {
+  const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
+  // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
+  const repository = { ...(cache !== undefined && { cache }), ...options.repository, signal: ctx.signal };
+  const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
+  try {
+    return await runFlow(flow, args, ctx, {
+      codec: options.codec,
+      models: options.models,
+      logger: options.logger,
+      onSamplingMissing,
+      ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+      ...(options.store !== undefined && { store: options.store }),
+      ...(options.events !== undefined && { events: options.events }),
+    });
+  } catch (error) {
+    if (error instanceof ModelInputError && error.code === 'path_outside_root') {
+      return {
+        content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
+        isError: true,
+      };
+    }
+    if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
+      // The message names a host path: it goes to the operator's log, not to the client.
+      options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
+      return {
+        content: [{ type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' }],
+        isError: true,
+      };
+    }
+    throw error;
+  }
+}
