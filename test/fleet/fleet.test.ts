@@ -234,7 +234,9 @@ describe.skipIf(missing.length > 0)('kill -9 of one instance under load', () => 
       }
       const restarts = outcomes.reduce((sum, outcome) => sum + outcome.restarts, 0);
       console.info(`kill -9 under load: ${CALLS} calls completed, ${restarts} restarted once`);
-      expect(restarts).toBeGreaterThanOrEqual(1);
+      // How many legs the victim held when it died depends on scheduling (nginx may also pass a leg the
+      // frozen instance never read to the other one): counted and reported, not asserted. The restart
+      // itself is asserted deterministically in test/host/restart.test.ts.
       expect(trace).toHaveLength(restarts);
     } finally {
       await connection.close();
