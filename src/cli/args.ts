@@ -5,11 +5,18 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { ModelInputError } from '../errors.js';
 
+/**
+ * Each command's flag table as its parser last saw it (command -> flag names). The CLI reference test
+ * (test/cli/reference.test.ts) holds the help text and docs/cli.md to exactly these flags.
+ */
+export const PARSED_FLAG_TABLES = new Map<string, readonly string[]>();
+
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   argv: readonly string[],
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
+  PARSED_FLAG_TABLES.set(command, Object.keys(options));
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
