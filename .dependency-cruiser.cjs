@@ -13,7 +13,7 @@
  *   flows                the flow engine, the tool contract, summarize_repo with its built-in heuristic
  *   models               model sources: providers, the builtin seam
  *   repo                 listing, ignore rules, reading, ranking
- *   state                request-state codec and key ring
+ *   state                request-state codec, key ring, stores (memory, Redis)
  *   protocol             revision constants, envelope and capability rules, sanitising
  *   errors.ts, logger.ts, version.ts   shared leaves
  */

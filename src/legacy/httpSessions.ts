@@ -13,13 +13,10 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import {
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type McpServerFactory,
-} from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type McpServerFactory } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../logger.js';
+import type { SessionLeg, SessionRequest } from '../server/era.js';
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_SECONDS,
@@ -39,27 +36,14 @@ export interface LegacyHttpLegOptions extends LegacyHttpOptions {
   maxBodyBytes: number;
 }
 
-/** Who is asking and with what: the front has read, capped and parsed the body already. */
-export interface LegacyHttpRequest {
-  request: Request;
-  /** The parsed JSON body (POST only). */
-  body?: unknown;
-  authInfo?: AuthInfo;
-  /** The principal the session belongs to (`anonymous` without tokens). */
-  owner: string;
-}
-
-export interface LegacyHttpLeg {
-  /** An `initialize` POST: opens a session (503 when the store is full). */
-  open(input: LegacyHttpRequest): Promise<Response>;
-  /** Any request carrying this session id: POST, DELETE (ends it) or GET (405). */
-  serve(sessionId: string, input: LegacyHttpRequest): Promise<Response>;
-  /** Closes idle sessions now (also done on a timer); resolves with how many. */
-  sweep(): Promise<number>;
-  /** How many sessions are open. */
-  readonly sessions: number;
-  close(): Promise<void>;
-}
+/**
+ * Who is asking and with what (the front has read, capped and parsed the body already), and what the leg
+ * answers: `open` an `initialize` POST (503 when the store is full, 429 past a principal's quota), `serve`
+ * any request carrying the session id (POST, DELETE ends it, GET gets 405), `sweep` idle sessions now (also
+ * done on a timer). The shapes are the era seam's (server/era.ts).
+ */
+export type LegacyHttpRequest = SessionRequest;
+export type LegacyHttpLeg = SessionLeg;
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
