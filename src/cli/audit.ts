@@ -10,6 +10,7 @@ import { readInputFile } from '../plan/readInput.js';
 const MAX_ANSWERS_BYTES = 1024 * 1024;
 import { parseCommandArgs, parseInteger } from './args.js';
 import { AUDIT_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
 function parseObject(flag: string, text: string): Record<string, unknown> {
   let value: unknown;
@@ -47,7 +48,7 @@ function parseHeaders(values: readonly string[] | undefined): Record<string, str
   return headers;
 }
 
-export async function runAuditCommand(argv: readonly string[]): Promise<number> {
+export async function runAuditCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('audit', argv, {
     stdio: { type: 'string' },
     url: { type: 'string' },
@@ -61,7 +62,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    console.log(AUDIT_USAGE);
+    writeLine(io.stdout, AUDIT_USAGE);
     return 0;
   }
   if (positionals.length > 0) throw new ModelInputError('usage', `audit: unexpected argument '${positionals[0]}'`);
@@ -104,6 +105,6 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
       { cause: error },
     );
   }
-  process.stdout.write(values.json === true ? prettyJson(report) : renderAuditText(report));
+  io.stdout.write(values.json === true ? prettyJson(report) : renderAuditText(report));
   return report.summary.fail > 0 ? 1 : 0;
 }

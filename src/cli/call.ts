@@ -24,6 +24,7 @@ import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
 import { CALL_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
 export const CALL_EXIT = {
   ok: 0,
@@ -60,8 +61,8 @@ const MAX_LINE_CHARS = 2000;
 const MAX_ERROR_TEXT_CHARS = 8000;
 
 /** One stderr line that may carry server text (keys, JSON-RPC error messages): no terminal controls, bounded. */
-function sayLine(text: string): void {
-  console.error(terminalSafe(text, MAX_LINE_CHARS));
+function sayLine(io: CliIo, text: string): void {
+  writeLine(io.stderr, terminalSafe(text, MAX_LINE_CHARS));
 }
 
 function resultText(result: CallToolResult): string {
@@ -71,18 +72,18 @@ function resultText(result: CallToolResult): string {
     .trimEnd();
 }
 
-function printResult(outcome: HostCallResult, json: boolean): void {
+function printResult(io: CliIo, outcome: HostCallResult, json: boolean): void {
   if (json) {
-    console.log(terminalSafeJson(outcome, 2));
+    writeLine(io.stdout, terminalSafeJson(outcome, 2));
     return;
   }
   const text = resultText(outcome.result);
   if (outcome.result.isError === true) {
     const shown = terminalSafe(text, MAX_ERROR_TEXT_CHARS, { multiline: true });
-    console.error(`mcp-model-input: the tool answered with an error: ${shown}`);
+    writeLine(io.stderr, `mcp-model-input: the tool answered with an error: ${shown}`);
   } else {
     // The result is the server's text: on a terminal it must not drive the terminal; piped, it is passed on as is.
-    console.log(process.stdout.isTTY === true ? terminalSafe(text, Infinity, { multiline: true }) : text);
+    writeLine(io.stdout, io.stdout.isTTY === true ? terminalSafe(text, Infinity, { multiline: true }) : text);
   }
 }
 
@@ -91,7 +92,7 @@ function parseOnDeny(value: string | undefined): OnDeny {
   throw new ModelInputError('usage', `call: --on-deny must be stop or fallback, got '${terminalSafe(value, 40)}'`);
 }
 
-export async function runCall(argv: readonly string[]): Promise<number> {
+export async function runCall(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('call', argv, {
     ...HOST_TARGET_OPTIONS,
     args: { type: 'string' },
@@ -106,26 +107,26 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    console.log(CALL_USAGE);
+    writeLine(io.stdout, CALL_USAGE);
     return CALL_EXIT.ok;
   }
   if (positionals.length !== 1) {
     throw new ModelInputError('usage', `call: name exactly one TOOL, got ${positionals.length} (see --help)`);
   }
   const tool = positionals[0] as string;
-  const target = hostTargetFromFlags('call', values);
+  const target = hostTargetFromFlags('call', values, io.env);
   const args = parseArguments(values.args);
   const mode = parseApprovalMode(values.approve ?? 'prompt');
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
   const onDeny = parseOnDeny(values['on-deny']);
-  const logger = createStderrLogger();
+  const logger = createStderrLogger({ stream: io.stderr });
   const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
-  const interactive = process.stdin.isTTY === true;
-  const approver = await createApprover(mode, { input: process.stdin, output: process.stderr });
+  const interactive = io.stdin.isTTY === true;
+  const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
   let audit: AuditLog = silentAuditLog;
   if (values.audit !== undefined) {
-    audit = await createAuditLog(values.audit === '-' ? { stream: process.stderr } : { file: values.audit });
+    audit = await createAuditLog(values.audit === '-' ? { stream: io.stderr } : { file: values.audit });
   }
 
   const host = createHost({
@@ -134,11 +135,11 @@ export async function runCall(argv: readonly string[]): Promise<number> {
     approver,
     audit,
     // Elicitation is declared only where someone can answer it.
-    ...(interactive && { elicit: createTerminalElicitor({ input: process.stdin, output: process.stderr }) }),
+    ...(interactive && { elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr }) }),
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
-    ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
+    ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
   try {
     const connection = await host.connect(target);
@@ -152,18 +153,18 @@ export async function runCall(argv: readonly string[]): Promise<number> {
           outcome.declined.how === 'retried_without_sampling'
             ? 'the call was made again without declaring sampling'
             : "the server went on without the host's model";
-        sayLine(`mcp-model-input: sampling declined (${outcome.declined.reason}); ${how} (--on-deny fallback)`);
+        sayLine(io, `mcp-model-input: sampling declined (${outcome.declined.reason}); ${how} (--on-deny fallback)`);
       }
-      printResult(outcome, values.json === true);
+      printResult(io, outcome, values.json === true);
       return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
     } finally {
       await connection.close().catch(() => {});
     }
   } catch (error) {
     if (!isHostError(error)) throw error;
-    sayLine(`mcp-model-input: call stopped (${error.code}): ${error.message}`);
+    sayLine(io, `mcp-model-input: call stopped (${error.code}): ${error.message}`);
     if (error.detail.lastResult !== undefined) {
-      sayLine(`mcp-model-input: last result: ${terminalSafeJson(error.detail.lastResult)}`);
+      sayLine(io, `mcp-model-input: last result: ${terminalSafeJson(error.detail.lastResult)}`);
     }
     return exitCodeForHostError(error);
   } finally {

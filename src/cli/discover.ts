@@ -10,6 +10,7 @@ import { parseCommandArgs } from './args.js';
 import { CALL_EXIT } from './call.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
 import { DISCOVER_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
 function firstLine(text: string | undefined, max = 100): string {
   const line = printable(text ?? '').split('\n')[0] ?? '';
@@ -29,28 +30,28 @@ export function renderDiscovery(discovery: Discovery): string {
   return lines.join('\n');
 }
 
-export async function runDiscover(argv: readonly string[]): Promise<number> {
+export async function runDiscover(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('discover', argv, {
     ...HOST_TARGET_OPTIONS,
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
-    console.log(DISCOVER_USAGE);
+    writeLine(io.stdout, DISCOVER_USAGE);
     return CALL_EXIT.ok;
   }
   if (positionals.length > 0) {
-    console.error(`mcp-model-input: discover: unexpected argument '${positionals[0]}'\n\n${DISCOVER_USAGE}`);
+    writeLine(io.stderr, `mcp-model-input: discover: unexpected argument '${positionals[0]}'\n\n${DISCOVER_USAGE}`);
     return CALL_EXIT.usage;
   }
-  const target = hostTargetFromFlags('discover', values);
+  const target = hostTargetFromFlags('discover', values, io.env);
   // No models, no elicitation, no roots: discovery declares nothing and answers nothing.
   const host = createHost({ name: 'mcp-model-input-discover' });
   try {
     const connection = await host.connect(target);
     try {
       const discovery = await connection.discover();
-      console.log(values.json === true ? terminalSafeJson(discovery, 2) : renderDiscovery(discovery));
+      writeLine(io.stdout, values.json === true ? terminalSafeJson(discovery, 2) : renderDiscovery(discovery));
       return CALL_EXIT.ok;
     } finally {
       await connection.close().catch(() => {});
@@ -58,7 +59,7 @@ export async function runDiscover(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (!isHostError(error)) throw error;
     // The message may quote the server (a JSON-RPC error): no terminal controls, bounded.
-    console.error(terminalSafe(`mcp-model-input: discover failed (${error.code}): ${error.message}`, 2000));
+    writeLine(io.stderr, terminalSafe(`mcp-model-input: discover failed (${error.code}): ${error.message}`, 2000));
     return CALL_EXIT.protocolError;
   }
 }

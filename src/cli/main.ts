@@ -17,12 +17,13 @@ import {
   SERVE_USAGE,
   SUMMARIZE_USAGE,
 } from './usage.js';
+import { processIo, writeLine, type CliIo } from './io.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-type Run = (argv: readonly string[]) => Promise<number>;
+type Run = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 interface Command {
   usage: string;
@@ -30,9 +31,9 @@ interface Command {
   load: () => Promise<Run>;
 }
 
-async function runKeygen(argv: readonly string[]): Promise<number> {
+async function runKeygen(argv: readonly string[], io: CliIo): Promise<number> {
   const { generateStateKey } = await import('../state/index.js');
-  console.log(generateStateKey(argv[0] ?? `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`));
+  writeLine(io.stdout, generateStateKey(argv[0] ?? `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`));
   return EXIT_OK;
 }
 
@@ -58,43 +59,43 @@ function asksForHelp(argv: readonly string[]): boolean {
   return false;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   try {
     switch (name) {
       case undefined:
-        console.error(MAIN_USAGE);
+        writeLine(io.stderr, MAIN_USAGE);
         return EXIT_USAGE;
       case '-h':
       case '--help':
       case 'help':
-        console.log(MAIN_USAGE);
+        writeLine(io.stdout, MAIN_USAGE);
         return EXIT_OK;
       case '-v':
       case '--version':
-        console.log(VERSION);
+        writeLine(io.stdout, VERSION);
         return EXIT_OK;
     }
     const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (command === undefined) {
-      console.error(`mcp-model-input: unknown command '${name}'\n\n${MAIN_USAGE}`);
+      writeLine(io.stderr, `mcp-model-input: unknown command '${name}'\n\n${MAIN_USAGE}`);
       return EXIT_USAGE;
     }
     if (asksForHelp(rest)) {
-      console.log(command.usage);
+      writeLine(io.stdout, command.usage);
       return EXIT_OK;
     }
     return await (
       await command.load()
-    )(rest);
+    )(rest, io);
   } catch (error) {
     if (isModelInputError(error)) {
-      console.error(`mcp-model-input: ${error.message}`);
+      writeLine(io.stderr, `mcp-model-input: ${error.message}`);
       return error.code === 'usage' || error.code === 'config_invalid' || error.code === 'state_keys_invalid'
         ? EXIT_USAGE
         : EXIT_FAILURE;
     }
-    console.error(`mcp-model-input: ${error instanceof Error ? error.message : String(error)}`);
+    writeLine(io.stderr, `mcp-model-input: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT_FAILURE;
   }
 }

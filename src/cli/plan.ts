@@ -14,6 +14,7 @@ import type { Workflow } from '../plan/workflow.js';
 import { WORKFLOW_SCHEMA } from '../plan/workflowSchema.js';
 import { parseCommandArgs } from './args.js';
 import { PLAN_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
 /** The plan for a workflow, an audit report, or both (the report then supplies the round table). */
 function planFor(workflow: Workflow | undefined, report: AuditReport | undefined): Plan {
@@ -24,7 +25,7 @@ function planFor(workflow: Workflow | undefined, report: AuditReport | undefined
   return buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) });
 }
 
-export async function runPlan(argv: readonly string[]): Promise<number> {
+export async function runPlan(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('plan', argv, {
     json: { type: 'boolean' },
     'from-audit': { type: 'string' },
@@ -32,14 +33,14 @@ export async function runPlan(argv: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    console.log(PLAN_USAGE);
+    writeLine(io.stdout, PLAN_USAGE);
     return 0;
   }
   if (values.schema === true) {
     if (positionals.length > 0 || values['from-audit'] !== undefined) {
       throw new ModelInputError('usage', 'plan: --schema takes no other argument');
     }
-    process.stdout.write(prettyJson(WORKFLOW_SCHEMA));
+    io.stdout.write(prettyJson(WORKFLOW_SCHEMA));
     return 0;
   }
   const reportPath = values['from-audit'];
@@ -52,14 +53,14 @@ export async function runPlan(argv: readonly string[]): Promise<number> {
     const workflow = file === undefined ? undefined : await loadWorkflowFile(file);
     const report = reportPath === undefined ? undefined : await loadAuditReport(reportPath);
     const plan = planFor(workflow, report);
-    process.stdout.write(values.json === true ? renderPlanJson(plan) : renderPlanMarkdown(plan));
+    io.stdout.write(values.json === true ? renderPlanJson(plan) : renderPlanMarkdown(plan));
     return 0;
   } catch (error) {
     if (
       error instanceof ModelInputError &&
       (error.code === 'workflow_invalid' || error.code === 'audit_report_invalid')
     ) {
-      console.error(`mcp-model-input: plan: ${error.message}`);
+      writeLine(io.stderr, `mcp-model-input: plan: ${error.message}`);
       return 2;
     }
     throw error;

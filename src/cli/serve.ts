@@ -24,6 +24,7 @@ import {
 } from './limitFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { SERVE_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -149,7 +150,7 @@ function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<nu
   });
 }
 
-export async function runServe(argv: readonly string[]): Promise<number> {
+export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('serve', argv, {
     stdio: { type: 'boolean' },
     http: { type: 'string' },
@@ -182,7 +183,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    console.log(SERVE_USAGE);
+    writeLine(io.stdout, SERVE_USAGE);
     return 0;
   }
   if (positionals.length > 0) throw new ModelInputError('usage', `serve: unexpected argument '${positionals[0]}'`);
@@ -209,9 +210,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
   const legacy = parseLegacyFlags(values);
 
-  const logger = createStderrLogger({ quiet: values.quiet === true });
+  const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const root = await resolveDirectory('--root', values.root);
-  const models = modelPlanFromFlags(values, logger);
+  const models = modelPlanFromFlags(values, logger, io.env);
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
   // Two rounds at least: summarize_repo asks the host twice (pick_files, then summary).
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 2, 100);
@@ -228,7 +229,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const httpLimits = httpLimitsFromFlags(values);
   const admission = admissionFromFlags(values);
   const { ring, warning } = await loadKeyRing({
-    envValue: process.env['MCP_MODEL_INPUT_STATE_KEYS'],
+    envValue: io.env['MCP_MODEL_INPUT_STATE_KEYS'],
     filePath: values['state-keys-file'],
   });
   const reach = planReach(models, [PICK_KEY, SUMMARY_KEY]);
@@ -289,9 +290,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
     const handle = serveModelInputStdio(server, { logger });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
-    process.stdin.once('end', () => void handle.close());
+    io.stdin.once('end', () => void handle.close());
     const code = await new Promise<number>((resolve) => {
-      process.stdin.once('close', () => resolve(0));
+      io.stdin.once('close', () => resolve(0));
       void waitForShutdown(() => handle.close(), logger).then(resolve);
     });
     await store.close();

@@ -10,8 +10,9 @@ import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { createProgressLine } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
+import { writeLine, type CliIo } from './io.js';
 
-export async function runSummarize(argv: readonly string[]): Promise<number> {
+export async function runSummarize(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('summarize', argv, {
     path: { type: 'string' },
     audience: { type: 'string' },
@@ -25,20 +26,20 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    console.log(SUMMARIZE_USAGE);
+    writeLine(io.stdout, SUMMARIZE_USAGE);
     return 0;
   }
   if (positionals.length > 1) {
-    console.error(`mcp-model-input: summarize takes one DIR, got ${positionals.length}\n\n${SUMMARIZE_USAGE}`);
+    writeLine(io.stderr, `mcp-model-input: summarize takes one DIR, got ${positionals.length}\n\n${SUMMARIZE_USAGE}`);
     return 2;
   }
   const root = await resolveDirectory('summarize DIR', positionals[0]);
   const maxFiles = parseInteger('--max-files', values['max-files'], 1, 8);
-  const logger = createStderrLogger({ quiet: values.quiet === true });
-  const models = modelPlanFromFlags(values, logger);
+  const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
+  const models = modelPlanFromFlags(values, logger, io.env);
 
   // Files listed and read, on one self-erasing stderr line — only on a terminal, never with --quiet or --trace.
-  const progress = createProgressLine(process.stderr, { enabled: values.quiet !== true && values.trace !== true });
+  const progress = createProgressLine(io.stderr, { enabled: values.quiet !== true && values.trace !== true });
   const budgets = budgetsFromFlags(values);
   const result = await runLocalSummarize({
     budgets,
@@ -50,7 +51,7 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
       ...(values.path !== undefined && { path: values.path }),
       ...(maxFiles !== undefined && { maxFiles }),
     },
-    ...(values.trace === true && { trace: (line: string) => process.stderr.write(`trace ${line}\n`) }),
+    ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
     repository: {
       ...(progress !== undefined && { onProgress: progress.update }),
       ...(values['allow-secret-file'] !== undefined && { allowSecretFiles: values['allow-secret-file'] }),
@@ -62,13 +63,13 @@ export async function runSummarize(argv: readonly string[]): Promise<number> {
     .map((block) => block.text)
     .join('\n');
   if (result.isError === true) {
-    console.error(`mcp-model-input: summarize_repo failed: ${text}`);
+    writeLine(io.stderr, `mcp-model-input: summarize_repo failed: ${text}`);
     return 1;
   }
   if (values.json === true) {
-    console.log(JSON.stringify(result.structuredContent ?? {}, null, 2));
+    writeLine(io.stdout, JSON.stringify(result.structuredContent ?? {}, null, 2));
   } else {
-    console.log(text);
+    writeLine(io.stdout, text);
   }
   return 0;
 }

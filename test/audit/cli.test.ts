@@ -1,20 +1,14 @@
 /** `plan` and `audit` usage errors, in-process through `main`: one line on stderr, exit 2, nothing on stdout. */
 import { fileURLToPath } from 'node:url';
 
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
+import { capturedIo, type CapturedIo } from '../helpers/cliIo.js';
 
-let out: MockInstance;
-let err: MockInstance;
-let write: MockInstance;
+let io: CapturedIo;
 beforeEach(() => {
-  out = vi.spyOn(console, 'log').mockImplementation(() => {});
-  err = vi.spyOn(console, 'error').mockImplementation(() => {});
-  write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
+  io = capturedIo();
 });
 
 describe('usage errors', () => {
@@ -32,43 +26,43 @@ describe('usage errors', () => {
     [['plan', '--schema', 'a.yaml'], 'plan: --schema takes no other argument'],
     [['plan', '--bogus'], "plan: Unknown option '--bogus'"],
   ])('%j', async (argv, message) => {
-    expect(await main(argv)).toBe(2);
-    expect(String(err.mock.calls[0]?.[0])).toContain(message);
-    expect(out).not.toHaveBeenCalled();
-    expect(write).not.toHaveBeenCalled();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.errLines()[0]).toContain(message);
+    expect(io.out()).toBe('');
   });
 
   it('plan --from-audit rejects a report that is not one, naming the field', async () => {
-    expect(await main(['plan', '--from-audit', 'package.json'])).toBe(2);
-    expect(String(err.mock.calls[0]?.[0])).toMatch(/package\.json is not an audit --json report:\n {2}format: /);
-    expect(write).not.toHaveBeenCalled();
+    expect(await main(['plan', '--from-audit', 'package.json'], io)).toBe(2);
+    expect(io.errLines()[0]).toMatch(/package\.json is not an audit --json report:\n {2}format: /);
+    expect(io.out()).toBe('');
   });
 
   it('audit reports arguments the tool rejects as a usage problem naming --args, not as failed rules', async () => {
     const stub = fileURLToPath(new URL('./stubStdio.ts', import.meta.url));
     const command = `'${process.execPath}' --import tsx '${stub}' enum_argument`;
     const audit = (...extra: string[]) =>
-      main(['audit', '--stdio', command, '--tool', 'echo_upper', '--no-interop', '--timeout', '20000', ...extra]);
+      main(['audit', '--stdio', command, '--tool', 'echo_upper', '--no-interop', '--timeout', '20000', ...extra], io);
     expect(await audit('--args', '{"text":"nope"}')).toBe(2);
-    expect(err).toHaveBeenCalledTimes(1);
-    expect(String(err.mock.calls[0]?.[0])).toBe(
+    expect(io.errLines()).toHaveLength(1);
+    expect(io.errLines()[0]).toBe(
       'mcp-model-input: audit: --args: echo_upper rejects the arguments {"text":"nope"}: ' +
         '-32602 "text must be hello or world"; pass --args the tool accepts',
     );
-    expect(write).not.toHaveBeenCalled();
+    expect(io.out()).toBe('');
     expect(await audit()).toBe(2);
-    expect(String(err.mock.calls[1]?.[0])).toContain('audit: no --args (so {}): echo_upper rejects the arguments {}');
+    expect(io.errLines()[1]).toContain('audit: no --args (so {}): echo_upper rejects the arguments {}');
   });
 
   it('audit --answers must be a readable regular file', async () => {
-    expect(await main(['audit', '--url', 'http://h/mcp', '--tool', 't', '--answers', '/'])).toBe(2);
-    expect(String(err.mock.calls[0]?.[0])).toBe('mcp-model-input: --answers: / is a directory, not a file');
+    expect(await main(['audit', '--url', 'http://h/mcp', '--tool', 't', '--answers', '/'], io)).toBe(2);
+    expect(io.errLines()[0]).toBe('mcp-model-input: --answers: / is a directory, not a file');
   });
 
   it('prints help for both commands', async () => {
-    expect(await main(['plan', '--help'])).toBe(0);
-    expect(await main(['audit', '--help'])).toBe(0);
-    expect(String(out.mock.calls[0]?.[0])).toMatch(/^Usage: mcp-model-input plan FILE/);
-    expect(String(out.mock.calls[1]?.[0])).toMatch(/^Usage: mcp-model-input audit/);
+    expect(await main(['plan', '--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/^Usage: mcp-model-input plan FILE/);
+    const audit = capturedIo();
+    expect(await main(['audit', '--help'], audit)).toBe(0);
+    expect(audit.out()).toMatch(/^Usage: mcp-model-input audit/);
   });
 });

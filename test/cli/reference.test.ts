@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { PARSED_FLAG_TABLES } from '../../src/cli/args.js';
+import { processIo } from '../../src/cli/io.js';
 import * as usage from '../../src/cli/usage.js';
 
 const COMMANDS = {
@@ -47,7 +48,7 @@ const FLAG = /--[a-z][a-z0-9-]*[a-z0-9]/g;
 /** The flag table the command's parser uses: run it with a flag no table has, which it refuses after recording its table. */
 async function parserFlags(name: keyof typeof COMMANDS): Promise<string[]> {
   const run = await COMMANDS[name].run();
-  await expect(run(['--no-such-flag-in-any-table'])).rejects.toThrow(/no-such-flag/);
+  await expect(run(['--no-such-flag-in-any-table'], processIo())).rejects.toThrow(/no-such-flag/);
   const table = PARSED_FLAG_TABLES.get(name);
   if (table === undefined) throw new Error(`${name} recorded no flag table`);
   return table

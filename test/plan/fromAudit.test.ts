@@ -10,6 +10,7 @@ import type { AuditReport } from '../../src/audit/types.js';
 import { parseAuditReport } from '../../src/plan/auditReport.js';
 import { buildPlan } from '../../src/plan/buildPlan.js';
 import { main } from '../../src/cli/main.js';
+import { capturedIo } from '../helpers/cliIo.js';
 import { observedRounds } from '../../src/plan/fromAudit.js';
 import { requireToolFlow } from '../../src/plan/reportFacts.js';
 import { inferWorkflow, workflowFromAudit } from '../../src/plan/inferWorkflow.js';
@@ -148,11 +149,10 @@ describe('plan --from-audit without a workflow file: every valid report gives a 
       const report = await awkward();
       report.observed.rounds[0]!.maxTokens = 1_000_000_000;
       await writeFile(join(dir, 'report.json'), JSON.stringify(report));
-      const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-      const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-      expect(await main(['plan', '--from-audit', join(dir, 'report.json')])).toBe(0);
-      expect(err).not.toHaveBeenCalled();
-      const markdown = String(write.mock.calls[0]?.[0]);
+      const io = capturedIo();
+      expect(await main(['plan', '--from-audit', join(dir, 'report.json')], io)).toBe(0);
+      expect(io.err()).toBe('');
+      const markdown = io.out();
       expect(markdown).toMatch(/^# Plan for `summarize_repo`/);
       expect(markdown.match(/^## Verdict$/gm)).toHaveLength(1);
     } finally {
