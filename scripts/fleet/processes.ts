@@ -34,6 +34,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `count` distinct ports free on 127.0.0.1 right now: every probe stays bound until all are chosen, so
+ * the OS cannot hand the same port out twice (one probe at a time, closed at once, could get it again).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    return typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
+}
+
 /** Whether a binary is on PATH (`command -v`). */
 export function hasBinary(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;

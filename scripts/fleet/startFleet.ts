@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { instanceId, nginxConfig } from './nginxConfig.js';
-import { accepts, freePort, hasBinary, startProcess, stopAll, type Started } from './processes.js';
+import { accepts, freePort, freePorts, hasBinary, startProcess, stopAll, type Started } from './processes.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -76,11 +76,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
     const keysFile = path.join(dir, 'state-keys');
     await writeFile(keysFile, `fleet:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-    const balancerPort = await freePort();
-    const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
-    const metricsPorts = options.metrics
-      ? await Promise.all(Array.from({ length: options.instances }, () => freePort()))
-      : [];
+    // All at once: ports chosen one by one, each released before the next, could repeat.
+    const chosen = await freePorts(1 + options.instances * (options.metrics ? 2 : 1));
+    const balancerPort = chosen[0] as number;
+    const ports = chosen.slice(1, 1 + options.instances);
+    const metricsPorts = options.metrics ? chosen.slice(1 + options.instances) : [];
 
     const startInstance = async (index: number): Promise<FleetInstance> => {
       const port = ports[index] as number;
