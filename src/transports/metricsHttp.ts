@@ -3,11 +3,11 @@
  * are never exposed with the MCP endpoint by accident. `GET /metrics` only.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { Registry } from 'prom-client';
 
 import type { Logger } from '../logger.js';
+import { listenOn } from './listen.js';
 
 export interface MetricsListener {
   /** e.g. `http://127.0.0.1:9464/metrics` */
@@ -39,17 +39,9 @@ export async function listenMetrics(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const bound = await listenOn(server, host, port);
   return {
-    url: `http://${shownHost}:${address.port}/metrics`,
+    url: `http://${bound.urlHost}:${bound.port}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,10 +1,11 @@
 /** Binds an `HttpFront` to a real socket with `@hono/node-server`'s fetch adapter. */
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 
 import { createAdaptorServer } from '@hono/node-server';
 
 import type { HttpFront } from './http.js';
+import { listenOn } from './listen.js';
 
 export interface ListeningServer {
   /** The endpoint base, e.g. `http://127.0.0.1:3000`. */
@@ -96,16 +97,8 @@ export async function listenHttp(
     node.requestTimeout = requestTimeoutMs;
     node.headersTimeout = Math.min(node.headersTimeout, requestTimeoutMs);
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  bound.front = createFront(address.port);
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const listening = await listenOn(server, host, port);
+  bound.front = createFront(listening.port);
   const close = async (): Promise<void> => {
     await bound.front?.close();
     await new Promise<void>((resolve) => {
@@ -114,8 +107,8 @@ export async function listenHttp(
     });
   };
   return {
-    origin: `http://${shownHost}:${address.port}`,
-    port: address.port,
+    origin: `http://${listening.urlHost}:${listening.port}`,
+    port: listening.port,
     close,
     drain: async (timeoutMs) => {
       const front = bound.front;
