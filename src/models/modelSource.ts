@@ -40,5 +40,10 @@ export interface ModelCompletionRequest {
 /** A server-owned model source: answers a completion request with a sampling result. */
 export interface CompletionModel {
   readonly name: string;
+  /**
+   * Whether the model can take a request that offers `tools`/`toolChoice` and answer with `tool_use`
+   * blocks (tools in sampling, SEP-1577). Absent means no: explore mode is not offered to it.
+   */
+  readonly usesTools?: boolean;
   complete(request: ModelCompletionRequest): Promise<CreateMessageResult>;
 }
