@@ -105,6 +105,58 @@ function serverModel(source: ModelSource, flow: FlowDefinition<unknown, FlowStat
   return source.kind === 'builtin' ? flow.builtin : undefined;
 }
 
+/**
+ * The capabilities a flow's model sources are chosen under: a flow that offers tools can use the host's model
+ * only when the request declared `sampling.tools`; without it the host is as if it could not sample at all.
+ */
+function capabilitiesFor(
+  flow: FlowDefinition<unknown, FlowState>,
+  ctx: ToolContext,
+): ToolContext['clientCapabilities'] {
+  const declared = ctx.clientCapabilities;
+  if (flow.usesTools !== true || declared.sampling === undefined || isObject(declared.sampling.tools)) return declared;
+  const { sampling: _withoutTools, ...others } = declared;
+  return others;
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A flow that offers tools and a request that cannot take them: why, or undefined when it can run. */
+function toolRefusal(
+  flow: FlowDefinition<unknown, FlowState>,
+  ctx: ToolContext,
+  models: ModelPlan,
+): CallToolResult | undefined {
+  if (flow.usesTools !== true) return undefined;
+  const capabilities = capabilitiesFor(flow, ctx);
+  for (const key of flow.keys) {
+    const source = models.sourceFor(key, capabilities);
+    const model = source === undefined ? undefined : serverModel(source, flow);
+    if (model !== undefined && model.usesTools !== true) {
+      return toolError(
+        `${flow.tool} in this mode offers the model tools, and the server's model ${model.name} cannot use tools in ` +
+          'sampling. Use the default mode, or ask the server operator for a model with tool calling.',
+      );
+    }
+    // A legacy client without sampling at all gets the engine's usual tool error below.
+    if (source !== undefined || ctx.hostUnavailable !== undefined) continue;
+    if (ctx.maxSamples !== undefined) {
+      return toolError(
+        `${flow.tool} in this mode offers the model tools, and the client did not declare sampling.tools at ` +
+          'initialize; no server-owned model is configured to answer instead. Use the default mode.',
+      );
+    }
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { sampling: { tools: {} } } },
+      `${flow.tool} in this mode offers the client's model tools ('${key}'), which needs the sampling.tools ` +
+        'capability, and this request did not declare it: use a client whose model can call tools, or the default mode.',
+    );
+  }
+  return undefined;
+}
+
 export async function runFlow<Args, State extends FlowState>(
   flow: FlowDefinition<Args, State>,
   args: Args,
@@ -112,8 +164,11 @@ export async function runFlow<Args, State extends FlowState>(
   options: EngineOptions,
 ): Promise<CallToolResult | InputRequiredResult> {
   // Decided before any repository work or state minting.
+  const refused = toolRefusal(flow as FlowDefinition<unknown, FlowState>, ctx, options.models);
+  if (refused !== undefined) return refused;
+  const capabilities = capabilitiesFor(flow as FlowDefinition<unknown, FlowState>, ctx);
   for (const key of flow.keys) {
-    const source = options.models.sourceFor(key, ctx.clientCapabilities);
+    const source = options.models.sourceFor(key, capabilities);
     if (source?.kind === 'builtin' && flow.builtin === undefined) {
       options.logger.warn(`${flow.tool}: the model plan names 'builtin', and this tool has no built-in heuristic`);
       return toolError(`${flow.tool} has no built-in model. Ask the server operator to configure a model provider.`);
@@ -154,7 +209,7 @@ function fallbackModels(
 ): string[] {
   const withSampling = { ...ctx.clientCapabilities, sampling: {} };
   const names = keys.flatMap((key) => {
-    const used = models.sourceFor(key, ctx.clientCapabilities);
+    const used = models.sourceFor(key, capabilitiesFor(flow, ctx));
     const model = used === undefined ? undefined : serverModel(used, flow);
     return models.sourceFor(key, withSampling)?.kind === 'host' && model !== undefined ? [model.name] : [];
   });
@@ -202,12 +257,14 @@ async function runRounds<Args, State extends FlowState>(
   options: EngineOptions,
 ): Promise<CallToolResult | InputRequiredResult> {
   const target: RoundTarget = { method: 'tools/call', name: flow.tool, args };
+  const capabilities = capabilitiesFor(flow as FlowDefinition<unknown, FlowState>, ctx);
+  const maxRounds = options.maxRounds ?? flow.maxRounds;
   const rounds = {
     codec: options.codec,
     logger: options.logger,
     // Every round of a flow carries sealed state.
     requireState: true,
-    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(maxRounds !== undefined && { maxRounds }),
     ...(options.store !== undefined && { store: options.store }),
     ...(options.events !== undefined && { events: options.events }),
   };
@@ -233,7 +290,7 @@ async function runRounds<Args, State extends FlowState>(
     withNotes(withUsage(result, flow.usageField, meter), flow.notesField, notes) as CallToolResult;
   for (;;) {
     const step = flow.step(state);
-    const source = replaced.get(step.key) ?? options.models.sourceFor(step.key, ctx.clientCapabilities);
+    const source = replaced.get(step.key) ?? options.models.sourceFor(step.key, capabilities);
     if (source === undefined) throw new Error(`no model source for ${step.key}`); // checked above
     let answer: CreateMessageResult | undefined;
     const raw = responses[step.key];
@@ -294,7 +351,7 @@ async function runRounds<Args, State extends FlowState>(
         options.models,
         flow as FlowDefinition<unknown, FlowState>,
         step.key,
-        ctx.clientCapabilities,
+        capabilities,
       );
       if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
       const name = serverModel(fallback, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';

@@ -70,6 +70,14 @@ export interface FlowDefinition<Args, State extends FlowState> {
    * to its text content.
    */
   notesField?: string;
+  /**
+   * Every request of the flow offers tools (tools in sampling, SEP-1577): the host's model serves it only when
+   * the request declares `sampling.tools` (otherwise the plan's next source, else -32021 naming it), and a
+   * server-owned model only when it `usesTools` (otherwise the call is an `isError` result).
+   */
+  usesTools?: boolean;
+  /** MRTR rounds the flow may take when the engine is given no `maxRounds` (default `DEFAULT_MAX_ROUNDS`). */
+  maxRounds?: number;
 }
 
 /** The text of a sampling result (a single block or an array; text blocks only). */

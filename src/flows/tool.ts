@@ -39,6 +39,11 @@ export interface ToolContext {
    */
   hostUnavailable?: string;
   /**
+   * Legacy (2025-11-25) only: how many live sampling requests this call may send (`--max-samples-per-call`). A
+   * flow with a model loop keeps its rounds within it.
+   */
+  maxSamples?: number;
+  /**
    * Adds tokens a server-owned model spent for this principal to its daily budget
    * (`--principal-token-budget`); fire and forget (a store failure is logged, not thrown).
    */

@@ -159,7 +159,7 @@ describe('final text cap', () => {
 });
 
 describe('summarize_repo flow with budgets', () => {
-  const args: SummarizeRepoArgs = { maxFiles: 2 };
+  const args: SummarizeRepoArgs = { maxFiles: 2, mode: 'pick' };
   const signal = new AbortController().signal;
   const answer = (text: string) => ({
     role: 'assistant' as const,

@@ -251,6 +251,7 @@ export function createSummarizeRepoFlow(
             ];
       if (cut) notes.push(`The summary was cut to about ${budgets.resultTokens} tokens (the result budget).`);
       const structured: FlowOutput = {
+        mode: 'pick',
         summary: text,
         picked: state.files?.map((file) => file.path) ?? state.picked,
         dropped: state.dropped,

@@ -142,7 +142,7 @@ async function redactStrings(value: unknown): Promise<unknown> {
 }
 
 /** The final result with its texts redacted, the `redacted` report and the notes added. */
-async function finishResult(done: CallToolResult, state: RedactionState): Promise<CallToolResult> {
+export async function finishResult(done: CallToolResult, state: RedactionState): Promise<CallToolResult> {
   const structured = (done.structuredContent ?? {}) as Record<string, unknown> & {
     summary?: string;
     dropped?: string[];

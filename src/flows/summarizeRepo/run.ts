@@ -6,6 +6,10 @@ import { openRepository, sharedSurveyCache } from '../../repo/index.js';
 import type { ToolContext } from '../tool.js';
 import { runFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
+import { createExploreFlow } from './explore/flow.js';
+import { DEFAULT_EXPLORE_BOUNDS, type ExploreBounds } from './explore/bounds.js';
+import type { FlowDefinition, FlowState } from '../flow.js';
+import { DEFAULT_MODEL_BUDGET } from '../../models/usage.js';
 import type { SummarizeRepoArgs } from './schema.js';
 import { TOOL_NAME } from './schema.js';
 import type { Logger } from '../../logger.js';
@@ -30,9 +34,25 @@ export interface SummarizeRepoToolOptions {
    * Default: the process's shared cache; `false` surveys afresh every time.
    */
   surveyCache?: SurveyCache | false;
+  /** Bounds of explore mode (tool calls, rounds, bytes, wall time); defaults in explore/bounds.ts. */
+  explore?: Partial<ExploreBounds>;
   /** Single-use request state (consumed ids); without it state is single-flow only. */
   store?: Pick<SharedStore, 'consumeOnce'>;
   events?: FlowEvents;
+}
+
+/**
+ * The exploration's bounds for this call: the configured ones, with the rounds kept within the MRTR round cap, the
+ * server-owned model's calls per tool call and, on 2025-11-25, the live samples per call.
+ */
+function exploreBounds(options: SummarizeRepoToolOptions, ctx: ToolContext): Partial<ExploreBounds> {
+  const rounds = Math.min(
+    options.explore?.rounds ?? DEFAULT_EXPLORE_BOUNDS.rounds,
+    options.maxRounds ?? Number.POSITIVE_INFINITY,
+    options.models.budget?.maxCalls ?? DEFAULT_MODEL_BUDGET.maxCalls,
+    ctx.maxSamples ?? Number.POSITIVE_INFINITY,
+  );
+  return { ...options.explore, rounds: Math.max(1, rounds) };
 }
 
 export async function runSummarizeRepo(
@@ -45,9 +65,17 @@ export async function runSummarizeRepo(
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
   // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
   const repository = { ...(cache !== undefined && { cache }), ...options.repository, signal: ctx.signal };
-  const flow = createSummarizeRepoFlow(() => openRepository(options.root, repository), options.budgets);
+  const openRepo = () => openRepository(options.root, repository);
+  const flow =
+    args.mode === 'explore'
+      ? createExploreFlow({
+          openRepo,
+          ...(options.budgets !== undefined && { budgets: options.budgets }),
+          bounds: exploreBounds(options, ctx),
+        })
+      : createSummarizeRepoFlow(openRepo, options.budgets);
   try {
-    return await runFlow(flow, args, ctx, {
+    return await runFlow(flow as FlowDefinition<SummarizeRepoArgs, FlowState>, args, ctx, {
       codec: options.codec,
       models: options.models,
       logger: options.logger,

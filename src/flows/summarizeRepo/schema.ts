@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const TOOL_NAME = 'summarize_repo';
 export const PICK_KEY = 'pick_files';
 export const SUMMARY_KEY = 'summary';
+/** The input key of every explore round (one model turn of the tool loop). */
+export const EXPLORE_KEY = 'explore';
 
 /** Strict: an unknown argument (`max_files`) is refused, and the published schema says `additionalProperties: false`. */
 export const summarizeRepoInput = z.strictObject({
@@ -18,6 +20,13 @@ export const summarizeRepoInput = z.strictObject({
     .optional()
     .describe('A sub-directory of the served root to summarize instead of the whole root (relative path).'),
   maxFiles: z.number().int().min(1).max(8).default(3).describe('How many files the model may pick (1-8).'),
+  mode: z
+    .enum(['pick', 'explore'])
+    .default('pick')
+    .describe(
+      '`pick` (default): the model picks files from a ranked list. `explore`: the model walks the repository with ' +
+        'read-only tools (list_directory, read_file, search; tools in sampling) before it summarizes.',
+    ),
 });
 
 export type SummarizeRepoArgs = z.output<typeof summarizeRepoInput>;
@@ -70,7 +79,32 @@ export const repoFactsSchema = z
   })
   .describe('Languages, layout, manifests and entry points of the whole repository (path-based heuristics).');
 
+const exploreCall = z.object({
+  tool: z.string(),
+  target: z.string().describe('The path, the line window (`path:start+lines`) or the pattern and its scope.'),
+  bytes: z.number().int().describe('Bytes of the result shown to the model.'),
+  error: z.string().optional().describe('Why the call returned nothing (`outside_root`, `secret_file`, `repeated`…).'),
+});
+
+export const explorationSchema = z
+  .object({
+    calls: z.array(exploreCall),
+    endedBy: z
+      .enum(['model', 'tool_calls', 'rounds', 'bytes', 'time', 'repeats'])
+      .describe('`model`: it answered on its own; otherwise the bound that made the server ask for the answer.'),
+    rounds: z.number().int().describe('Model turns, the final answer included.'),
+    bytes: z.number().int().describe('Bytes of tool results shown to the model in all.'),
+    bounds: z.object({
+      toolCalls: z.number().int(),
+      rounds: z.number().int(),
+      bytes: z.number().int(),
+      timeMs: z.number().int(),
+    }),
+  })
+  .describe('Explore mode: the tool calls the model made, and what ended the exploration.');
+
 export const summarizeRepoOutput = z.object({
+  mode: z.enum(['pick', 'explore']),
   summary: z.string(),
   picked: z.array(z.string()),
   dropped: z
@@ -108,6 +142,7 @@ export const summarizeRepoOutput = z.object({
     .describe("Who chose the files: the model, or the built-in ranking when a server-owned model's pick was unusable."),
   notes: z.array(z.string()).describe('Things the caller should know about how the result was made (e.g. a fallback).'),
   facts: repoFactsSchema.optional(),
+  exploration: explorationSchema.optional(),
   usage: z
     .object({
       calls: z.number().int(),

@@ -73,10 +73,10 @@ export const DEFAULT_EXPLORE_TOOL_LIMITS: Readonly<ExploreToolLimits> = Object.f
 
 /** Argument bounds: every tool argument fits these, so the compact call log stays small (flows/…/explore). */
 export const EXPLORE_ARGUMENT_LIMITS = Object.freeze({
-  /** Characters of a `path` argument. */
-  pathChars: 200,
-  /** Characters of a search `pattern`. */
-  patternChars: 100,
+  /** UTF-8 bytes of a `path` argument as a JSON string (quotes excluded, escapes counted). */
+  pathBytes: 160,
+  /** UTF-8 bytes of a search `pattern` as a JSON string (quotes excluded, escapes counted). */
+  patternBytes: 80,
   /** Largest `startLine`. */
   startLine: 1_000_000,
 });

@@ -3,6 +3,7 @@ import { answerPick, isPickPrompt } from './pick.js';
 import { userText } from './prompt.js';
 import { hasFileBlocks, parseFileBlocks } from './fileBlocks.js';
 import { answerSummary, isSummaryPrompt } from './summary.js';
+import { answerExplore, isExploreRequest } from './explorer.js';
 import type { CompletionModel, ModelCompletionRequest } from '../../../models/modelSource.js';
 
 /**
@@ -14,6 +15,8 @@ import type { CompletionModel, ModelCompletionRequest } from '../../../models/mo
  *   paths chosen with the documented file score;
  * - the summary prompt (`Summarize the repository …` with `<<<FILE …>>>` blocks) gets an extractive
  *   Markdown summary that says it was written by this heuristic.
+ * - an explore round (a request offering the explore tools) gets the deterministic explorer's next tool calls,
+ *   then the same extractive summary of what it read (explorer.ts): it uses tools (`usesTools`).
  * Anything else gets a short text saying what it can do.
  */
 
@@ -49,8 +52,10 @@ function answer(request: ModelCompletionRequest): string {
 export function createBuiltinModel(): CompletionModel {
   return {
     name: BUILTIN_MODEL_NAME,
+    usesTools: true,
     async complete(request: ModelCompletionRequest): Promise<CreateMessageResult> {
       request.signal?.throwIfAborted();
+      if (isExploreRequest(request.params)) return answerExplore(request.params, BUILTIN_MODEL_NAME);
       return {
         role: 'assistant',
         content: { type: 'text', text: answer(request) },
