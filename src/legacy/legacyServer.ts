@@ -168,9 +168,15 @@ export class LegacyAwareServer extends Server {
     const declared = this.getClientCapabilities() ?? {};
     if (call.refusal !== undefined) {
       const { sampling: _refused, ...others } = declared;
-      return { clientCapabilities: others, inputResponses: undefined, hostUnavailable: call.refusal };
+      return {
+        clientCapabilities: others,
+        inputResponses: undefined,
+        hostUnavailable: call.refusal,
+        maxSamples: this.#maxSamples,
+      };
     }
     return {
+      maxSamples: this.#maxSamples,
       clientCapabilities: declared,
       inputResponses: ctx.mcpReq.inputResponses,
       ...(declared.sampling === undefined && {

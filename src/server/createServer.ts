@@ -80,6 +80,7 @@ export function toolContextOf(
     requestState: ctx.mcpReq.requestState(),
     inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
     ...(legacy?.hostUnavailable !== undefined && { hostUnavailable: legacy.hostUnavailable }),
+    ...(legacy?.maxSamples !== undefined && { maxSamples: legacy.maxSamples }),
     // Aborted by notifications/cancelled (the SDK) or by the HTTP client going away (the transport).
     signal: transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]),
     log: (level, data) => ctx.mcpReq.log(level, data),

@@ -28,6 +28,8 @@ export interface EraRequestView {
   inputResponses: Record<string, unknown> | undefined;
   /** Why the client's model cannot serve this call, if it cannot. */
   hostUnavailable?: string;
+  /** Live sampling requests one call may send (`--max-samples-per-call`): a model loop keeps within it. */
+  maxSamples?: number;
 }
 
 /** The server side: builds each serving unit's server, and wraps every `tools/call` entry. */
