@@ -25,7 +25,7 @@ const IN_PROCESS_URL = 'http://localhost/mcp';
 
 export interface LocalSummarizeOptions {
   root: string;
-  args: { audience?: string; path?: string; maxFiles?: number };
+  args: { audience?: string; path?: string; maxFiles?: number; mode?: 'pick' | 'explore' };
   logger: Logger;
   /** The server's model plan; defaults to `builtin` (server-owned, one call). */
   models?: ModelPlan;

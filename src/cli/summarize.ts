@@ -4,7 +4,9 @@
  * built-in model as the host's model.
  */
 import { runLocalSummarize } from '../app/localSummarize.js';
+import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
+import { terminalSafe } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
@@ -12,11 +14,23 @@ import { createProgressLine } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
+/** Explore mode: one line per tool call the model made (tool, target, bytes, error), terminal-safe. */
+function explorationLines(structured: unknown): string[] {
+  const exploration = (structured as Record<string, unknown> | undefined)?.['exploration'] as
+    { calls?: Array<{ tool: string; target: string; bytes: number; error?: string }> } | undefined;
+  return (exploration?.calls ?? []).map(
+    (call) =>
+      `- ${terminalSafe(call.tool, 40)} ${terminalSafe(call.target, 200)} (${call.bytes} bytes)` +
+      (call.error === undefined ? '' : ` — ${terminalSafe(call.error, 40)}`),
+  );
+}
+
 export async function runSummarize(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('summarize', argv, {
     path: { type: 'string' },
     audience: { type: 'string' },
     'max-files': { type: 'string' },
+    mode: { type: 'string' },
     json: { type: 'boolean' },
     trace: { type: 'boolean' },
     quiet: { type: 'boolean' },
@@ -35,6 +49,10 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
   }
   const root = await resolveDirectory('summarize DIR', positionals[0]);
   const maxFiles = parseInteger('--max-files', values['max-files'], 1, 8);
+  const mode = values.mode;
+  if (mode !== undefined && mode !== 'pick' && mode !== 'explore') {
+    throw new ModelInputError('usage', `--mode must be pick or explore, got '${mode}'`);
+  }
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const models = modelPlanFromFlags(values, logger, io.env);
 
@@ -50,6 +68,7 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
       ...(values.audience !== undefined && { audience: values.audience }),
       ...(values.path !== undefined && { path: values.path }),
       ...(maxFiles !== undefined && { maxFiles }),
+      ...(mode !== undefined && { mode }),
     },
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
     repository: {
@@ -70,6 +89,8 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
     writeLine(io.stdout, JSON.stringify(result.structuredContent ?? {}, null, 2));
   } else {
     writeLine(io.stdout, text);
+    const calls = explorationLines(result.structuredContent);
+    if (calls.length > 0) writeLine(io.stdout, ['', 'What the model looked at:', ...calls].join('\n'));
   }
   return 0;
 }

@@ -134,6 +134,9 @@ Options:
   --path SUB                 summarize only this sub-directory of DIR
   --audience TEXT            who the summary is for (default: developer)
   --max-files N              how many files the model may pick, 1-8 (default: 3)
+  --mode pick|explore        pick (default): the model picks from a ranked list of files; explore: the
+                             model walks the repository with read-only tools (list_directory, read_file,
+                             search) before it summarizes, and the output lists the calls it made
   --pick-prompt-bytes N      size of the pick_files prompt in bytes, 1024-1048576 (default: 24576)
   --read-bytes N             file content in the summary prompt, bytes in all, 1024-16777216 (default: 49152)
   --result-tokens N          the summary text is cut to this many tokens, 100-1000000 (default: 25000)
