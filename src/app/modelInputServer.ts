@@ -24,6 +24,7 @@ import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { createHttpFront, type HttpFront, type HttpFrontOptions } from '../transports/http.js';
 import { serveStdioFront, type StdioFrontOptions } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
+import type { ExploreBounds } from '../flows/summarizeRepo/explore/bounds.js';
 
 /** The legacy (2025-11-25) adapter's bounds: live samples per call, HTTP sessions. */
 export type LegacyOptions = LegacyServerOptions & LegacyHttpOptions;
@@ -42,6 +43,8 @@ export interface ModelInputServerOptions {
   repository?: RepositoryOptions;
   /** `summarize_repo` size limits: pick prompt bytes, summary read budgets, final text tokens. */
   budgets?: Partial<SummarizeBudgets>;
+  /** `summarize_repo` explore-mode bounds: tool calls, rounds, bytes of results, wall time (docs/explore-mode.md). */
+  explore?: Partial<ExploreBounds>;
   /** Serving of 2025-11-25 clients (default on, with its defaults); false serves 2026-07-28 only. */
   legacy?: LegacyOptions | false;
   /** Where consumed request-state ids are kept (single use): default a store in this process. */
@@ -77,6 +80,7 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
+    ...(options.explore !== undefined && { explore: options.explore }),
     store: options.store ?? createMemoryStore(),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });

@@ -150,7 +150,7 @@ describe('unknown tool arguments', () => {
       expect(error?.message).toContain('known arguments: audience, path, maxFiles');
       expect(error?.data).toEqual({
         unknown: ['max_files'],
-        known: ['audience', 'path', 'maxFiles'],
+        known: ['audience', 'path', 'maxFiles', 'mode'],
         didYouMean: { max_files: 'maxFiles' },
       });
       const far = await settle(call({ verbose: true, audience: 'developer' }));

@@ -35,7 +35,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     title: 'Summarize repository',
     description:
       'Summarizes the served repository (or a sub-directory): a model picks the most representative files, ' +
-      'the server reads them safely within byte budgets, and the model summarizes them for the given audience.',
+      'the server reads them safely within byte budgets, and the model summarizes them for the given audience. ' +
+      'With mode "explore" the model first walks the repository with read-only tools (tools in sampling; the ' +
+      'client must declare sampling.tools to lend its model), and the result lists the calls it made.',
     inputSchema: summarizeRepoInput,
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
