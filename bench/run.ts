@@ -12,6 +12,8 @@
  *    12-entry sample;
  *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
  *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
+ *  - explore mode (bench/explore.ts): state bytes and server time per round of the tool loop at its maximum length,
+ *    on the sample and the 100,000-file tree; explore against pick on that tree (files and bytes shown to the model);
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -30,6 +32,7 @@ import { z } from 'zod';
 
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
+import { benchExplore } from './explore.js';
 import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
@@ -223,7 +226,9 @@ if (startup !== 'only' && only === undefined) {
     if (process.env['BENCH_REPO_SCALE'] !== '0') await benchRepoScale();
   }
   if (process.env['BENCH_SECRETS'] !== '0') await benchSecretScan();
+  if (process.env['BENCH_EXPLORE'] !== '0') await benchExplore();
 }
+if (only === 'explore') await benchExplore();
 if (process.env['BENCH_FLEET'] !== '0' && startup !== 'only' && (only === undefined || only === 'fleet')) {
   await benchFleet();
 }

@@ -81,6 +81,8 @@ class FsRepository implements Repository {
     private readonly listOptions: ListOptions,
     private readonly historyCommits: number,
     private readonly cache: SurveyCache | undefined,
+    /** The files let back in from the deny list: what is listed and read depends on them. */
+    private readonly secretVariant: string,
   ) {}
 
   get root(): string {
@@ -118,18 +120,27 @@ class FsRepository implements Repository {
     return { files, skipped: skips.toArray() };
   }
 
+  /** Everything a survey (or a kept value) depends on besides the tree itself. */
+  private get variant(): string {
+    return JSON.stringify([
+      this.ctx.maxFileBytes,
+      this.ctx.sniffBytes,
+      this.listOptions.useGit && this.listOptions.gitCommand,
+      this.historyCommits,
+      this.secretVariant,
+    ]);
+  }
+
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.cache === undefined ? compute() : this.cache.keep(this.ctx.root, this.variant, key, compute);
+  }
+
   async survey(subPath?: string, options: SurveyOptions = {}): Promise<RepoSurvey> {
     const candidateBytes = numberOption(options.candidateBytes, DEFAULT_CANDIDATE_BYTES, 'candidateBytes');
     const base = await resolveSubPath(this.ctx.root, subPath);
     const withFacts = options.facts !== false;
     if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes, withFacts)).survey;
-    // Everything a survey depends on besides the tree itself.
-    const variant = JSON.stringify([
-      this.ctx.maxFileBytes,
-      this.ctx.sniffBytes,
-      this.listOptions.useGit && this.listOptions.gitCommand,
-      this.historyCommits,
-    ]);
+    const variant = this.variant;
     return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}\0${withFacts}`, () =>
       this.surveyBase(base, subPath, candidateBytes, withFacts),
     );
@@ -308,5 +319,6 @@ export async function openRepositoryWith(
     },
     historyCommits,
     options.cache,
+    JSON.stringify(options.allowSecretFiles ?? []),
   );
 }

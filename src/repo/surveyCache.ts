@@ -31,8 +31,13 @@ interface Kept {
 interface RootEntry {
   watch: TreeWatch;
   surveys: Map<string, Kept>;
+  /** Other values computed from the tree (`keep`), least recently made first. */
+  values: Map<string, { generation: number; value: unknown }>;
   lastUsed: number;
 }
+
+/** Values kept per root by `keep` (explore tool results: each at most a few KiB). */
+const MAX_VALUES_PER_ROOT = 512;
 
 /**
  * Lets every event already signalled reach its watcher: two turns of the event loop include at least one poll
@@ -104,7 +109,7 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
     } else {
       sweep();
       while (entries.size >= maxRoots) drop(entries.keys().next().value as string);
-      entry = { watch: new TreeWatch(root, budget), surveys: new Map(), lastUsed: 0 };
+      entry = { watch: new TreeWatch(root, budget), surveys: new Map(), values: new Map(), lastUsed: 0 };
     }
     entry.lastUsed = Date.now();
     entries.set(key, entry);
@@ -134,6 +139,24 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
         entry.surveys.set(key, { generation, survey: deepFreeze(structuredClone(run.survey)) });
       }
       return run.survey;
+    },
+    async keep<T>(root: string, variant: string, key: string, compute: () => Promise<T>): Promise<T> {
+      const entry = entryFor(root, variant);
+      const { watch } = entry;
+      await settle();
+      const kept = entry.values.get(key);
+      if (kept !== undefined && watch.complete && kept.generation === watch.generation) return kept.value as T;
+      entry.values.delete(key);
+      const complete = watch.complete;
+      const generation = watch.generation;
+      const value = await compute();
+      await settle();
+      if (complete && watch.complete && watch.generation === generation) {
+        while (entry.values.size >= MAX_VALUES_PER_ROOT)
+          entry.values.delete(entry.values.keys().next().value as string);
+        entry.values.set(key, { generation, value: deepFreeze(value) });
+      }
+      return value;
     },
     get roots() {
       return entries.size;

@@ -184,6 +184,11 @@ export interface Repository {
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
   /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
   isSecretFile(relPath: string): boolean;
+  /**
+   * `compute()`'s value for `key`, kept by the survey cache while a watch on the tree sees no change (as a survey
+   * is); without a cache it is computed every time. For deterministic, read-only work on the tree (repo/explore).
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 /** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */
@@ -198,6 +203,11 @@ export interface SurveyCache {
    * `compute()`'s, kept when the tree was fully watched throughout. `variant` names the options a survey depends on.
    */
   survey(root: string, variant: string, key: string, compute: () => Promise<SurveyRun>): Promise<RepoSurvey>;
+  /**
+   * The value kept for (`root`, `variant`, `key`) while nothing under the root changed since it was computed;
+   * otherwise `compute()`'s, kept when the root's watch (started by a survey) was complete throughout. Bounded.
+   */
+  keep<T>(root: string, variant: string, key: string, compute: () => Promise<T>): Promise<T>;
   /** How many roots are held (with their watches). */
   readonly roots: number;
   /** Drops everything and closes every watch. */

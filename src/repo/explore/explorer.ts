@@ -79,8 +79,11 @@ const SKIP_ERRORS: Partial<Record<SkipReason, [ExploreErrorCode, string]>> = {
 export function createExplorer(repo: Repository, options: ExplorerOptions = {}): Explorer {
   const base = options.base ?? '';
   const limits = { ...DEFAULT_EXPLORE_TOOL_LIMITS, ...options.limits };
+  // The listing and each call's result are kept with the survey cache while the tree is unchanged (repo.memo), so a
+  // round that runs the logged calls again costs what its new calls cost.
   let listing: Promise<RepoListing> | undefined;
-  const paths = async (): Promise<string[]> => (await (listing ??= repo.list(base === '' ? undefined : base))).paths;
+  const paths = async (): Promise<string[]> =>
+    (await (listing ??= repo.memo(`explore:listing\0${base}`, () => repo.list(base === '' ? undefined : base)))).paths;
   const within = (path: string): boolean => base === '' || path === base || path.startsWith(`${base}/`);
 
   /** The normalized path, or the failure for a path that is absolute, escapes, or lies outside the base. */
@@ -267,19 +270,24 @@ export function createExplorer(repo: Repository, options: ExplorerOptions = {}):
     return { text, bytes: bytesOf(text) };
   }
 
+  const runCall = (call: ExploreCall, maxBytes: number): Promise<ExploreResult> => {
+    switch (call.tool) {
+      case 'list_directory':
+        return listDirectory(call.path, maxBytes);
+      case 'read_file':
+        return readFile(call.path, call.startLine, call.maxLines, maxBytes);
+      case 'search':
+        return search(call.pattern, call.regex, call.path, maxBytes);
+    }
+  };
+
   return {
     async run(call, maxBytes) {
       if (maxBytes < 128) {
         return failure('budget_spent', "The exploration's byte budget is spent: answer with your summary now.");
       }
-      switch (call.tool) {
-        case 'list_directory':
-          return listDirectory(call.path, maxBytes);
-        case 'read_file':
-          return readFile(call.path, call.startLine, call.maxLines, maxBytes);
-        case 'search':
-          return search(call.pattern, call.regex, call.path, maxBytes);
-      }
+      const key = `explore:call\0${JSON.stringify([base, limits, maxBytes, call])}`;
+      return repo.memo(key, () => runCall(call, maxBytes));
     },
     async listed() {
       return (await paths()).length;

@@ -65,8 +65,8 @@ export const DEFAULT_EXPLORE_TOOL_LIMITS: Readonly<ExploreToolLimits> = Object.f
   maxEntries: 200,
   maxLines: 400,
   maxMatches: 40,
-  maxScanFiles: 2000,
-  maxScanBytes: 2 * 1024 * 1024,
+  maxScanFiles: 1000,
+  maxScanBytes: 1024 * 1024,
   maxScanFileBytes: 256 * 1024,
   maxMatchChars: 160,
 });
