@@ -33,6 +33,8 @@ interface Round {
   ms: number;
   stateBytes: number;
   params?: CreateMessageRequestParams;
+  /** The final result (last round only). */
+  result?: Record<string, any>;
 }
 
 /** Plays the host for one summarize_repo call: every round's server time, state size and request. */
@@ -65,7 +67,7 @@ async function drive(
     const ms = performance.now() - start;
     if (body.result === undefined) throw new Error(`round failed: ${JSON.stringify(body.error)}`);
     if (body.result.resultType !== 'input_required') {
-      rounds.push({ ms, stateBytes: 0 });
+      rounds.push({ ms, stateBytes: 0, result: body.result });
       return rounds;
     }
     const [key, request] = Object.entries(body.result.inputRequests as Record<string, { params: any }>)[0]!;
@@ -112,10 +114,26 @@ const MAX_SCRIPT: ScriptedTurn[] = [
   },
 ];
 
-async function maxLoop(front: Front): Promise<Round[]> {
+/** The script with `salt` in every search pattern: a new salt makes every search new (nothing kept). */
+function salted(turn: ScriptedTurn | undefined, salt: string): ScriptedTurn {
+  if (turn === undefined || !('calls' in turn)) return { summary: 'Summary.' };
+  return {
+    ...turn,
+    calls: (turn.calls ?? []).map((call) =>
+      call.name === 'search'
+        ? { ...call, input: { ...call.input, pattern: `${String(call.input['pattern'])}${salt}` } }
+        : call,
+    ),
+  };
+}
+
+let salts = 0;
+/** One loop at the maximum; `fresh`: its searches were never made before (the listing and reads may be kept). */
+async function maxLoop(front: Front, fresh: boolean): Promise<Round[]> {
+  const salt = fresh ? ` ${++salts}` : '';
   return drive(front, { mode: 'explore' }, async (params, turn) =>
     answerOf(
-      params.toolChoice?.mode === 'none' ? { summary: 'Summary.' } : (MAX_SCRIPT[turn] ?? { summary: 'Summary.' }),
+      params.toolChoice?.mode === 'none' ? { summary: 'Summary.' } : salted(MAX_SCRIPT[turn], salt),
       turn,
       'bench',
     ),
@@ -128,29 +146,33 @@ const median = (values: number[]): number => {
 };
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
-/** What a model was shown over one call: names of files, contents of files, request bytes. */
-function shown(rounds: Round[]): { names: number; contents: number; bytes: number; largest: number; requests: number } {
-  const names = new Set<string>();
-  const contents = new Set<string>();
+/** What a model was shown over one call: names of files and directories, files read, request bytes. */
+function shown(rounds: Round[], result: Record<string, any>): Record<string, number> {
   let bytes = 0;
   let largest = 0;
+  let entries = 0;
   for (const round of rounds) {
     if (round.params === undefined) continue;
     const size = bytesOf(round.params);
     bytes += size;
     largest = Math.max(largest, size);
-    const text = JSON.stringify(round.params.messages);
-    for (const match of text.matchAll(/<<<FILE path=\\"([^"\\]+)\\"/g)) contents.add(match[1]!);
-    // Candidate lines of a pick prompt (path<TAB>bytes) and entries of directory listings.
-    for (const match of text.matchAll(/\\n([^\\\t]+)\\t\d+/g)) names.add(match[1]!);
-    for (const match of text.matchAll(/\\n([^\\/ ]+\.[A-Za-z0-9]+)(?=\\n)/g)) names.add(match[1]!);
   }
+  // Explore: the entries of every list_directory result (the final request holds them all).
+  const last = rounds.filter((round) => round.params !== undefined).at(-1)?.params;
+  for (const message of last?.messages ?? []) {
+    for (const block of (Array.isArray(message.content) ? message.content : [message.content]) as any[]) {
+      if (block?.type !== 'tool_result') continue;
+      const text = (block.content as Array<{ text: string }>).map((part) => part.text).join('\n');
+      if (text.startsWith('Directory ')) entries += text.split('\n').length - 1;
+    }
+  }
+  const structured = result['structuredContent'] ?? {};
   return {
-    names: names.size,
-    contents: contents.size,
+    requests: rounds.filter((round) => round.params !== undefined).length,
+    names: structured.mode === 'explore' ? entries : (structured.candidates?.listed ?? 0),
+    contents: (structured.files ?? []).length,
     bytes,
     largest,
-    requests: rounds.filter((r) => r.params).length,
   };
 }
 
@@ -159,22 +181,26 @@ export async function benchExplore(): Promise<void> {
   const small = await makeSampleRepo();
   const fronts = { small: createTestFront({ root: small.root }), large: createTestFront({ root: large.root }) };
   try {
-    await maxLoop(fronts.small);
-    await maxLoop(fronts.large);
-    const runs = { small: [] as Round[][], large: [] as Round[][] };
-    for (let i = 0; i < RUNS; i++) {
-      for (const size of ['small', 'large'] as const) runs[size].push(await maxLoop(fronts[size]));
-    }
-    console.log(`\nExplore loop at its maximum length (12 tool calls, 5 rounds), median of ${RUNS} loops`);
-    console.log('| round | state bytes | server ms, 12-entry sample | server ms, 100,000 files | ratio |');
-    console.log('|---|---:|---:|---:|---:|');
-    const count = runs.small[0]?.length ?? 0;
-    for (let index = 0; index < count; index++) {
-      const a = median(runs.small.map((rounds) => rounds[index]?.ms ?? NaN));
-      const b = median(runs.large.map((rounds) => rounds[index]?.ms ?? NaN));
-      const state = Math.max(...runs.large.map((rounds) => rounds[index]?.stateBytes ?? 0));
-      const label = index === count - 1 ? `${index + 1} (final answer taken)` : `${index + 1}`;
-      console.log(`| ${label} | ${state || '—'} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x |`);
+    await maxLoop(fronts.small, false);
+    await maxLoop(fronts.large, false);
+    for (const fresh of [true, false]) {
+      const runs = { small: [] as Round[][], large: [] as Round[][] };
+      for (let i = 0; i < RUNS; i++) {
+        for (const size of ['small', 'large'] as const) runs[size].push(await maxLoop(fronts[size], fresh));
+      }
+      console.log(
+        `\nExplore loop at its maximum length (12 tool calls, 5 rounds), ${fresh ? 'every search new' : 'the same loop again (results kept)'}, median of ${RUNS} loops`,
+      );
+      console.log('| round | state bytes | server ms, 12-entry sample | server ms, 100,000 files | ratio |');
+      console.log('|---|---:|---:|---:|---:|');
+      const count = runs.small[0]?.length ?? 0;
+      for (let index = 0; index < count; index++) {
+        const a = median(runs.small.map((rounds) => rounds[index]?.ms ?? NaN));
+        const b = median(runs.large.map((rounds) => rounds[index]?.ms ?? NaN));
+        const state = Math.max(...runs.large.map((rounds) => rounds[index]?.stateBytes ?? 0));
+        const label = index === count - 1 ? `${index + 1} (final answer taken)` : `${index + 1}`;
+        console.log(`| ${label} | ${state || '—'} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(2)}x |`);
+      }
     }
 
     const builtin = createBuiltinModel();
@@ -186,15 +212,17 @@ export async function benchExplore(): Promise<void> {
       `\nExplore against pick on the ${FILES.toLocaleString('en')}-file tree (the built-in model as the host's)`,
     );
     console.log(
-      '| mode | requests | file names shown | file contents shown | bytes sent to the model | largest request |',
+      '| mode | sampling requests | paths shown (pick: candidates; explore: directory entries) | files read | bytes sent to the model, all requests | largest request |',
     );
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const [mode, rounds] of [
       ['pick', pick],
       ['explore', explore],
     ] as const) {
-      const s = shown(rounds);
-      console.log(`| ${mode} | ${s.requests} | ${s.names} | ${s.contents} | ${s.bytes} | ${s.largest} |`);
+      const s = shown(rounds, rounds.at(-1)?.result ?? {});
+      console.log(
+        `| ${mode} | ${s['requests']} | ${s['names']} | ${s['contents']} | ${s['bytes']} | ${s['largest']} |`,
+      );
     }
   } finally {
     await fronts.small.close();
