@@ -5,15 +5,16 @@
  * 2. reads the README it found there and the manifests the repository facts name;
  * 3. reads the entry points the facts name;
  * 4. answers with the built-in summary of the prompt and every file block it was shown —
- * or answers at once when the server disabled tools (`toolChoice: none`). Each stage reads at most four files
- * and none twice, so it ends within the default bounds.
+ * or answers at once when the server disabled tools (`toolChoice: none`). It reads the first three manifests and
+ * entry points the facts name, none twice: at most 8 calls in 4 rounds, within the default bounds.
  */
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
 import { parseFacts } from '../factsText.js';
 import { answerSummary } from './summary.js';
 
-const MAX_READS_PER_STAGE = 4;
+/** Manifests and entry points read, each: the first the facts name (primary first). */
+const MAX_NAMED = 3;
 const README = /^readme(\.[A-Za-z0-9]+)?$/i;
 
 interface Seen {
@@ -77,16 +78,16 @@ function nextCalls(seen: Seen): { say: string; calls: Array<{ name: string; inpu
   const base = baseOf(seen.prompt);
   if (!seen.listed) return { say: 'Listing the top directory.', calls: [{ name: 'list_directory', input: {} }] };
   const facts = parseFacts(seen.prompt);
-  const unread = (paths: Array<string | undefined>): string[] =>
-    [...new Set(paths.filter((path): path is string => path !== undefined && !seen.read.has(path)))].slice(
-      0,
-      MAX_READS_PER_STAGE,
-    );
-  const first = unread([readmeOf(seen.results, base), ...(facts?.manifests ?? []).map((item) => item.path)]);
+  const unread = (paths: Array<string | undefined>): string[] => [
+    ...new Set(paths.filter((path): path is string => path !== undefined && !seen.read.has(path))),
+  ];
+  const named = (items: ReadonlyArray<{ path: string }> | undefined): string[] =>
+    (items ?? []).slice(0, MAX_NAMED).map((item) => item.path);
+  const first = unread([readmeOf(seen.results, base), ...named(facts?.manifests)]);
   const reads = (paths: string[], maxLines: number) =>
     paths.map((path) => ({ name: 'read_file', input: { path, startLine: 1, maxLines } }));
   if (first.length > 0) return { say: 'Reading the README and the manifests.', calls: reads(first, 200) };
-  const entries = unread((facts?.entryPoints ?? []).map((item) => item.path));
+  const entries = unread(named(facts?.entryPoints));
   if (entries.length > 0) return { say: 'Reading the entry points.', calls: reads(entries, 120) };
   return { say: '', calls: [] };
 }
