@@ -12,7 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+} from '@modelcontextprotocol/server';
 
 import { createBuiltinModel } from '../src/flows/summarizeRepo/builtin/model.js';
 import { ensureLargeRepo } from '../scripts/generateLargeRepo.js';
@@ -41,7 +45,10 @@ interface Round {
 async function drive(
   front: Front,
   args: Record<string, unknown>,
-  answer: (params: CreateMessageRequestParams, turn: number) => Promise<CreateMessageResult>,
+  answer: (
+    params: CreateMessageRequestParams,
+    turn: number,
+  ) => Promise<CreateMessageResult | CreateMessageResultWithTools>,
 ): Promise<Round[]> {
   const rounds: Round[] = [];
   let extra: Record<string, unknown> = {};

@@ -298,7 +298,8 @@ export function createExploreFlow(options: ExploreFlowOptions): FlowDefinition<S
           files: shown.files,
           ...(context.facts !== undefined && { facts: context.facts }),
         });
-        const answer = await createBuiltinModel().complete({ key: SUMMARY_KEY, params });
+        // The built-in summary is text only.
+        const answer = (await createBuiltinModel().complete({ key: SUMMARY_KEY, params })) as CreateMessageResult;
         return { done: await finish(args, state, answer, reason) };
       },
     },
