@@ -225,7 +225,10 @@ function fallbackSource(
 ): ModelSource | undefined {
   const { sampling: _host, ...withoutSampling } = capabilities;
   const source = models.sourceFor(key, withoutSampling);
-  return source !== undefined && serverModel(source, flow) !== undefined ? source : undefined;
+  const model = source === undefined ? undefined : serverModel(source, flow);
+  // A flow that offers tools can only fall back on a model that takes them.
+  if (model === undefined || (flow.usesTools === true && model.usesTools !== true)) return undefined;
+  return source;
 }
 
 /**

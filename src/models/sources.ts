@@ -52,6 +52,8 @@ const STEP_ALIASES: Readonly<Record<string, string>> = {
   pick_files: 'pick_files',
   summary: 'summary',
 };
+/** The input key of summarize_repo's explore mode, served by the `summary` assignment of a per-step spec. */
+const EXPLORE_STEP = 'explore';
 const SOURCES_HELP = 'use builtin, host, openai:MODEL or anthropic:MODEL';
 
 /** One line, whatever the operator typed: the message echoes parts of the spec. */
@@ -108,7 +110,8 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
       spec,
       budget,
       sourceFor: (key, capabilities) => {
-        const source = perStep.get(key);
+        // Explore mode's one step writes the summary: it runs on the summary step's source.
+        const source = perStep.get(key) ?? (key === EXPLORE_STEP ? perStep.get('summary') : undefined);
         return source === undefined ? undefined : firstServing([source], capabilities);
       },
     };

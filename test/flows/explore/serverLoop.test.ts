@@ -266,3 +266,12 @@ describe('explore on the built-in explorer', () => {
     }
   });
 });
+
+describe('explore under a per-step model plan', () => {
+  it('runs on the summary step source (pick=…,summary=builtin)', async () => {
+    const result = await explore(parseModelSpec('pick=host,summary=builtin'));
+    expect(result.isError).toBe(false);
+    expect(structured(result)['model']).toBe('mcp-model-input/builtin-heuristic');
+    expect(structured(result)['exploration'].calls.length).toBeGreaterThan(0);
+  });
+});
