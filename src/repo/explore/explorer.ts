@@ -16,7 +16,8 @@ import { realpath } from 'node:fs/promises';
 import { escapeControls } from '../../protocol/sanitize.js';
 import { absoluteOf, isInside, normalizeRelPath } from '../paths.js';
 import type { RepoListing, Repository, SkipReason } from '../types.js';
-import { compileSearchPattern } from './searchPattern.js';
+import { bytesOf, failure, fitLines, quoted } from './results.js';
+import { searchFiles } from './search.js';
 import {
   DEFAULT_EXPLORE_TOOL_LIMITS,
   type ExploreCall,
@@ -37,35 +38,6 @@ export interface ExplorerOptions {
   base?: string;
   limits?: Partial<ExploreToolLimits>;
 }
-
-/** Paths of a search scanned per inspection batch. */
-const SCAN_BATCH = 64;
-/** Path-name matches a search shows before its content matches. */
-const MAX_PATH_MATCHES = 20;
-
-const bytesOf = (text: string): number => Buffer.byteLength(text, 'utf8');
-
-function failure(error: ExploreErrorCode, text: string): ExploreResult {
-  return { text, bytes: bytesOf(text), error };
-}
-
-/** `lines` joined, as many as fit `maxBytes` with the closing line; a cut says how many lines were left out. */
-function fitLines(lines: readonly string[], maxBytes: number, closing = ''): { text: string; cut: number } {
-  const kept: string[] = [];
-  let used = bytesOf(closing) + 64; // room for the cut note
-  for (const line of lines) {
-    const cost = bytesOf(line) + 1;
-    if (used + cost > maxBytes) break;
-    kept.push(line);
-    used += cost;
-  }
-  const cut = lines.length - kept.length;
-  const note = cut > 0 ? [`[… ${cut} more line${cut === 1 ? '' : 's'} not shown: the result is capped]`] : [];
-  const text = [...kept, ...note, ...(closing === '' ? [] : [closing])].join('\n');
-  return { text: bytesOf(text) > maxBytes ? text.slice(0, Math.max(0, maxBytes - 3)) : text, cut };
-}
-
-const quoted = (path: string): string => JSON.stringify(escapeControls(path, 200));
 
 const SKIP_ERRORS: Partial<Record<SkipReason, [ExploreErrorCode, string]>> = {
   too_large: ['too_large', 'is larger than the size cap: read another file'],
@@ -219,55 +191,9 @@ export function createExplorer(repo: Repository, options: ExplorerOptions = {}):
   async function search(pattern: string, regex: boolean, input: string, maxBytes: number): Promise<ExploreResult> {
     const dir = confine(input);
     if (typeof dir !== 'string') return dir;
-    const matcher = compileSearchPattern(pattern, regex);
-    if ('invalid' in matcher) {
-      return failure('bad_pattern', `Not a valid regular expression (RE2 syntax): ${matcher.invalid}.`);
-    }
     const prefix = dir === '' ? '' : `${dir}/`;
     const scope = (await paths()).filter((path) => path.startsWith(prefix));
-    const pathHits = scope.filter((path) => matcher.test(path)).slice(0, MAX_PATH_MATCHES);
-    const hits: string[] = [];
-    const filesHit = new Set<string>();
-    let scanned = 0;
-    let scannedBytes = 0;
-    let stopped: string | undefined;
-    scan: for (let at = 0; at < scope.length; at += SCAN_BATCH) {
-      const batch = scope.slice(at, at + SCAN_BATCH);
-      const texts = (await repo.inspect(batch)).files;
-      const read = await repo.read(
-        texts.map((file) => file.path),
-        { perFileBytes: limits.maxScanFileBytes, totalBytes: Math.max(0, limits.maxScanBytes - scannedBytes) },
-      );
-      for (const file of read.files) {
-        if (scanned >= limits.maxScanFiles || scannedBytes >= limits.maxScanBytes) {
-          stopped = 'the scan limit';
-          break scan;
-        }
-        scanned++;
-        scannedBytes += file.bytesShown;
-        const lines = file.content.split('\n');
-        for (const [index, line] of lines.entries()) {
-          if (!matcher.test(line)) continue;
-          const clipped = line.length > limits.maxMatchChars ? `${line.slice(0, limits.maxMatchChars)}…` : line;
-          hits.push(`${escapeControls(file.path)}:${index + 1}: ${escapeControls(clipped.trim())}`);
-          filesHit.add(file.path);
-          if (hits.length >= limits.maxMatches) {
-            stopped = 'the match limit';
-            break scan;
-          }
-        }
-      }
-    }
-    const kind = regex ? 'regular expression' : 'fixed string';
-    const header =
-      `Search for ${JSON.stringify(escapeControls(pattern))} (${kind}) under ${quoted(dir === '' ? '.' : dir)}: ` +
-      `${hits.length} matching lines in ${filesHit.size} files; ${scanned} of ${scope.length} files scanned` +
-      (stopped === undefined ? '.' : ` (stopped at ${stopped}).`);
-    const names =
-      pathHits.length === 0 ? [] : ['Paths that match:', ...pathHits.map((path) => `  ${escapeControls(path)}`)];
-    const lines = [header, ...names, ...(hits.length > 0 ? ['Lines that match:', ...hits] : [])];
-    const { text } = fitLines(lines, maxBytes);
-    return { text, bytes: bytesOf(text) };
+    return searchFiles({ repo, scope, dir, pattern, regex, limits, maxBytes });
   }
 
   const runCall = (call: ExploreCall, maxBytes: number): Promise<ExploreResult> => {

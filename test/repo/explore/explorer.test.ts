@@ -21,6 +21,7 @@ beforeAll(async () => {
     'package.json': '{"name":"demo","main":"src/index.ts"}\n',
     'src/index.ts': `${lines}\n`,
     'src/util/helpers.ts': 'export const needle = 1;\n',
+    'docs/wide.md': `${'é'.repeat(3000)}\n`,
     '.env': 'API_KEY=sk-live-never-shown\n',
     id_rsa: KEY,
     '.gitignore': 'build/\n',
@@ -120,6 +121,16 @@ describe('search', () => {
 });
 
 describe('budgets', () => {
+  it('cuts a result to its byte cap on a character boundary, whatever the characters', async () => {
+    for (const cap of [150, 151, 152, 153]) {
+      const result = await explorer.run({ tool: 'list_directory', path: '' }, cap);
+      expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(cap);
+      const wide = await explorer.run({ tool: 'search', pattern: 'éé', regex: false, path: 'docs' }, cap + 200);
+      expect(wide.bytes).toBeLessThanOrEqual(cap + 200);
+      expect(wide.text).not.toContain('\uFFFD');
+    }
+  });
+
   it('answers budget_spent when the caller has no bytes left', async () => {
     const result = await explorer.run({ tool: 'list_directory', path: '' }, 10);
     expect(result.error).toBe('budget_spent');
