@@ -104,6 +104,35 @@ describe('explore for a 2025-11-25 client', () => {
     expect(out.exploration).toMatchObject({ endedBy: 'rounds', rounds: 3 });
   });
 
+  it('answers hostile calls with isError tool_results over live sampling too', async () => {
+    const run = await legacyExplore((_params, turn) =>
+      turn === 0
+        ? {
+            calls: [
+              { name: 'read_file', input: { path: '../../etc/passwd' } },
+              { name: 'read_file', input: { path: 'escape.txt' } },
+              { name: 'read_file', input: { path: 'secret.env' } },
+            ],
+          }
+        : { summary: 'Nothing readable there.' },
+    );
+    const results = run.samples[1]!['messages'].at(-1).content as Array<Record<string, any>>;
+    expect(results.map((result) => result['isError'])).toEqual([true, true, true]);
+    expect(JSON.stringify(run.samples)).not.toContain('outside the root');
+    expect(JSON.stringify(run.samples)).not.toContain('do-not-read');
+  });
+
+  it('a tool_use id used twice is an unusable answer: -32602, no further sample', async () => {
+    const run = await legacyExplore(() => ({
+      calls: [
+        { name: 'list_directory', input: {}, id: 'same' },
+        { name: 'list_directory', input: { path: 'src' }, id: 'same' },
+      ],
+    }));
+    expect(run.samples).toHaveLength(1);
+    expect('error' in run && run.error.message).toContain('used twice');
+  });
+
   it('answers a client that did not declare sampling.tools at initialize with an isError result', async () => {
     const run = await legacyExplore(() => ({ summary: 'never asked' }), { tools: false });
     expect(run.samples).toHaveLength(0);

@@ -124,6 +124,37 @@ describe('explore over MRTR', () => {
     await channel.close();
   });
 
+  it('answers hostile calls with isError tool_results, and ends a model that lists one directory forever', async () => {
+    const channel = httpChannel(createTestFront({ root: repo.root, model: 'host' }));
+    const hostile = [
+      { name: 'read_file', input: { path: '../../etc/passwd' } },
+      { name: 'read_file', input: { path: '/etc/passwd' } },
+      { name: 'read_file', input: { path: 'escape.txt' } },
+      { name: 'read_file', input: { path: 'secret.env' } },
+    ];
+    const run = await drive(channel, (params, turn) =>
+      params.toolChoice?.mode === 'none'
+        ? { summary: 'Done.' }
+        : turn === 0
+          ? { calls: hostile }
+          : { calls: [{ name: 'list_directory', input: { path: 'src' } }] },
+    );
+    expect(run.error).toBeUndefined();
+    const results = lastResults(run.requests[1]!);
+    expect(results.map((result) => result.isError)).toEqual([true, true, true, true]);
+    expect(JSON.stringify(run.requests)).not.toContain('outside the root');
+    expect(JSON.stringify(run.requests)).not.toContain('do-not-read');
+    const out = run.result!.structuredContent;
+    expect(out.exploration.calls.slice(0, 4).map((call: { error: string }) => call.error)).toEqual([
+      'outside_root',
+      'outside_root',
+      'symlink_outside_root',
+      'secret_file',
+    ]);
+    expect(out.exploration.endedBy).toBe('repeats');
+    await channel.close();
+  });
+
   it('refuses a client that declares sampling without sampling.tools with -32021 naming it', async () => {
     const channel = httpChannel(createTestFront({ root: repo.root, model: 'host' }));
     const run = await drive(channel, () => ({ summary: 'x' }), { sampling: {} });

@@ -37,10 +37,11 @@ export function reachedBound(
   bounds: ExploreBounds,
   now: number,
 ): Exclude<EndReason, 'model'> | undefined {
-  if (callCount(state) >= bounds.toolCalls) return 'tool_calls';
-  if (state.turns.length >= bounds.rounds - 1) return 'rounds';
+  // The most telling reason first: a model going round in circles, then what it spent.
   if (shown.repeats >= MAX_REPEATS) return 'repeats';
+  if (callCount(state) >= bounds.toolCalls) return 'tool_calls';
   if (shown.bytes >= bounds.bytes - MIN_RESULT_BYTES) return 'bytes';
+  if (state.turns.length >= bounds.rounds - 1) return 'rounds';
   if (now - state.t0 >= bounds.timeMs) return 'time';
   return undefined;
 }
