@@ -4,7 +4,7 @@ import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
-import { createServerMetrics, type ServerMetrics } from '../server/metrics.js';
+import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing, type KeyRing } from '../state/index.js';
@@ -258,7 +258,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
     ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
   });
-  const metrics: ServerMetrics | undefined = fleet.metrics === undefined ? undefined : createServerMetrics();
+  // prom-client (and the tracing API it loads, about 90 files) only when metrics are asked for.
+  const metrics: ServerMetrics | undefined =
+    fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
   const common = {
     store,
     ...(limits !== undefined && { limits }),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,25 @@ interface Run {
   packages: Set<string>;
   /** Loaded files of this project's build (dist/…). */
   own: string[];
+}
+
+/**
+ * The CLI runs bundled (scripts/bundleCli.mjs): a loaded bundle file stands for the modules it carries, listed by the
+ * bundler in dist/cli-chunks/modules.json (paths from the project root). A file is loaded whole, so this is what
+ * the process loaded, module by module.
+ */
+function unbundled(loaded: string[]): string[] {
+  const dist = new URL('../../dist/', import.meta.url);
+  const modules = JSON.parse(readFileSync(new URL('cli-chunks/modules.json', dist), 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  const root = fileURLToPath(new URL('..', dist));
+  return loaded.flatMap((entry) => {
+    const match = /\/dist\/(cli\.js|cli-chunks\/[^/]+\.js)$/.exec(entry);
+    const inputs = match?.[1] === undefined ? undefined : modules[match[1]];
+    return inputs === undefined ? [entry] : inputs.map((input) => join(root, input));
+  });
 }
 
 function packagesOf(loaded: string[]): Set<string> {
@@ -48,7 +68,7 @@ function run(args: string[], input = '', until?: RegExp): Promise<Run> {
       clearTimeout(timer);
       const line = stderr.split('\n').find((text) => text.startsWith('LOADED '));
       if (line === undefined) return reject(new Error(`no load record (exit ${code}): ${stderr}`));
-      const loaded = JSON.parse(line.slice('LOADED '.length)) as string[];
+      const loaded = unbundled(JSON.parse(line.slice('LOADED '.length)) as string[]);
       const own = loaded.filter((entry) => entry.includes('/dist/')).map((entry) => entry.replace(/^.*\/dist\//, ''));
       resolve({ code, stdout, packages: packagesOf(loaded), own });
     });
@@ -77,7 +97,7 @@ describe('the CLI loads a command only when it runs', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`mcp-model-input ${command}`);
     expect([...result.packages]).toEqual([]);
-    expect(result.own.filter((file) => !file.startsWith('cli'))).toEqual(['errors.js', 'version.js']);
+    expect(result.own.filter((file) => !file.startsWith('cli')).sort()).toEqual(['errors.js', 'version.js']);
   });
 
   it('the recorder sees what a command loads (it would catch a heavy import)', async () => {
