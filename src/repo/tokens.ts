@@ -137,6 +137,16 @@ async function cutPiece(piece: string, limit: number, encoder: Encoder): Promise
 }
 
 /**
+ * Whether `text` has at most `maxTokens` tokens. Tokenizes only texts with more UTF-8 bytes than `maxTokens` (a
+ * token covers at least one byte, so a shorter text fits without being counted).
+ */
+export async function fitsTokens(text: string, maxTokens: number): Promise<boolean> {
+  const limit = Math.max(0, Math.floor(maxTokens));
+  if (Buffer.byteLength(text, 'utf8') <= limit) return true;
+  return (await cutToTokens(text, limit)).text.length === text.length;
+}
+
+/**
  * The longest prefix of `text` with at most `maxTokens` tokens, cut between characters (never inside a
  * surrogate pair), and its token count. Text that fits is returned whole. Texts with no more UTF-8 bytes than
  * `maxTokens` are never tokenized past their count: they cannot exceed it. The work stops at the group of pieces
