@@ -47,6 +47,7 @@ import { FlowAnswerError } from './flowAnswerError.js';
 import { askForInput, openRound, type RoundEvents, type RoundTarget, type SealedRound } from './inputRounds.js';
 import { readSamplingResult } from './inputResponses.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
+import { capabilitiesFor, serverModel, toolRefusal } from './toolSources.js';
 import { UnusableAnswerError } from './unusableAnswerError.js';
 
 export { DEFAULT_MAX_ROUNDS } from './inputRounds.js';
@@ -97,64 +98,6 @@ function toolError(text: string): CallToolResult {
 function withUsage(result: CallToolResult, field: string | undefined, meter: UsageMeter): CallToolResult {
   if (field === undefined || result.isError === true || result.structuredContent === undefined) return result;
   return { ...result, structuredContent: { ...result.structuredContent, [field]: meter.totals() } };
-}
-
-/** The model a server-side source runs: a provider, or the flow's own heuristic for `builtin`. */
-function serverModel(source: ModelSource, flow: FlowDefinition<unknown, FlowState>): CompletionModel | undefined {
-  if (source.kind === 'server') return source.model;
-  return source.kind === 'builtin' ? flow.builtin : undefined;
-}
-
-/**
- * The capabilities a flow's model sources are chosen under: a flow that offers tools can use the host's model
- * only when the request declared `sampling.tools`; without it the host is as if it could not sample at all.
- */
-function capabilitiesFor(
-  flow: FlowDefinition<unknown, FlowState>,
-  ctx: ToolContext,
-): ToolContext['clientCapabilities'] {
-  const declared = ctx.clientCapabilities;
-  if (flow.usesTools !== true || declared.sampling === undefined || isObject(declared.sampling.tools)) return declared;
-  const { sampling: _withoutTools, ...others } = declared;
-  return others;
-}
-
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A flow that offers tools and a request that cannot take them: why, or undefined when it can run. */
-function toolRefusal(
-  flow: FlowDefinition<unknown, FlowState>,
-  ctx: ToolContext,
-  models: ModelPlan,
-): CallToolResult | undefined {
-  if (flow.usesTools !== true) return undefined;
-  const capabilities = capabilitiesFor(flow, ctx);
-  for (const key of flow.keys) {
-    const source = models.sourceFor(key, capabilities);
-    const model = source === undefined ? undefined : serverModel(source, flow);
-    if (model !== undefined && model.usesTools !== true) {
-      return toolError(
-        `${flow.tool} in this mode offers the model tools, and the server's model ${model.name} cannot use tools in ` +
-          'sampling. Use the default mode, or ask the server operator for a model with tool calling.',
-      );
-    }
-    // A legacy client without sampling at all gets the engine's usual tool error below.
-    if (source !== undefined || ctx.hostUnavailable !== undefined) continue;
-    if (ctx.maxSamples !== undefined) {
-      return toolError(
-        `${flow.tool} in this mode offers the model tools, and the client did not declare sampling.tools at ` +
-          'initialize; no server-owned model is configured to answer instead. Use the default mode.',
-      );
-    }
-    throw new MissingRequiredClientCapabilityError(
-      { requiredCapabilities: { sampling: { tools: {} } } },
-      `${flow.tool} in this mode offers the client's model tools ('${key}'), which needs the sampling.tools ` +
-        'capability, and this request did not declare it: use a client whose model can call tools, or the default mode.',
-    );
-  }
-  return undefined;
 }
 
 export async function runFlow<Args, State extends FlowState>(
