@@ -2,8 +2,8 @@
  * `call` and `discover` as a user runs them: exit codes, messages and the audit file against hostile servers
  * on 127.0.0.1 and against our own server over stdio (a `serve --stdio` child process of the command).
  * The commands run in-process (`main(argv, io)`); end to end on the built `dist/cli.js`, through a
- * pseudo-terminal or a pipe, stay what needs a real process: the approval dialog on a terminal, and the
- * result text on a terminal versus piped.
+ * pseudo-terminal or a pipe, stay what needs a real process: the approval dialog on a terminal, the result
+ * text on a terminal versus piped, and `discover` printing to a pipe.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -286,8 +286,8 @@ describe('help', () => {
 describe('call and discover against our own server over stdio', () => {
   const serve = () => `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host --quiet`;
 
-  it('discover prints the unverified name, the revision and the tools', async () => {
-    const run = await cli(['discover', '--stdio', serve()]);
+  it('discover prints the unverified name, the revision and the tools (the binary, in a child process)', async () => {
+    const run = await binary(['discover', '--stdio', serve()]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^server: {3}mcp-model-input \S+ \(unverified: the server's own claim\)/);
     expect(run.stdout).toContain('revision: 2026-07-28 (stateless)');
