@@ -13,7 +13,7 @@ import type { Logger } from '../logger.js';
 import type { CompletionModel, ModelCompletionRequest, ModelDeadline, ModelUsage } from './modelSource.js';
 import { deadlineExceeded, isModelProviderError, ModelProviderError } from './providerError.js';
 import { estimateInputTokens } from './providers/turns.js';
-import { addTokens, answerBytes, displayModelName, MAX_ANSWER_BYTES, tokenCount } from './untrusted.js';
+import { addTokens, answerBytes, displayModelName, isPlainAnswer, MAX_ANSWER_BYTES, tokenCount } from './untrusted.js';
 
 export interface ModelBudget {
   /** Server-owned model calls per tool call (a repair attempt counts; retries of one call do not). */
@@ -155,6 +155,13 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
             `${model.name}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`,
             { model: model.name, hint: 'ask for a shorter answer, or try another model' },
           );
+        }
+        if (!isPlainAnswer(answer)) {
+          // The flows' model steps offer no tools (yet): an answer that calls some cannot be used.
+          throw new ModelProviderError('bad_response', `${model.name}: the answer calls tools, but none were offered`, {
+            model: model.name,
+            hint: 'try another model',
+          });
         }
         const modelName = displayModelName(answer.model, model.name);
         if (!totals.models.includes(modelName)) totals.models.push(modelName);
