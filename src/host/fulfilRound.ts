@@ -13,7 +13,12 @@
  * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval);
  * `roots/list` is answered from the configured roots. Every request gets audit lines.
  */
-import type { ClientCapabilities, CreateMessageResult, Root } from '@modelcontextprotocol/client';
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  Root,
+} from '@modelcontextprotocol/client';
 
 import type { ModelUsage } from '../models/modelSource.js';
 import type { AuditLog } from './auditLog.js';
@@ -26,7 +31,8 @@ import { quotedKey } from './policies/refusal.js';
 import type { RequestLimits } from './policies/limits.js';
 import { selectHostModel, type HostModelEntry } from './policies/modelPolicy.js';
 import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
-import { checkModelResponse, responseBytes } from './policies/responseCheck.js';
+import { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
+import { samplingUsesTools } from '../protocol/capabilities.js';
 import { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
 import type {
   ApprovalDecision,
@@ -119,8 +125,13 @@ async function sample(
   policies: RoundPolicies,
   requestBytes: number,
   signal: AbortSignal,
-): Promise<CreateMessageResult> {
-  const chosen = selectHostModel(request.params.modelPreferences, policies.models);
+): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+  const offered = offeredTools(request.params);
+  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
+  const models = samplingUsesTools(request.params)
+    ? policies.models.filter((entry) => entry.model.usesTools === true)
+    : policies.models;
+  const chosen = selectHostModel(request.params.modelPreferences, models);
   let reported: ModelUsage | undefined;
   let raw: unknown;
   try {
@@ -153,9 +164,9 @@ async function sample(
       { cause: error },
     );
   }
-  let result: CreateMessageResult;
+  let result: CreateMessageResult | CreateMessageResultWithTools;
   try {
-    result = checkModelResponse(request.key, raw, policies.limits, position);
+    result = checkModelResponse(request.key, raw, policies.limits, position, offered === undefined ? {} : { offered });
   } catch (error) {
     policies.audit.record({
       ...auditBase(position, request),
