@@ -34,10 +34,12 @@ import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
 import { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
 import { samplingUsesTools } from '../protocol/capabilities.js';
 import { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
+import { describeCalls, summarizeToolLoop, toolCallsIn } from './toolSummary.js';
 import type {
   ApprovalDecision,
   Approver,
   AuditDecision,
+  AuditEntry,
   CallPosition,
   RawInputRequest,
   ValidInputRequest,
@@ -95,6 +97,13 @@ export function rawInputRequests(inputRequests: unknown, position: CallPosition)
     }
     return { key, method: request.method, params: request.params };
   });
+}
+
+/** The audit fields of a request in a tool loop: tools offered, tool choice, calls made so far. */
+function toolLoopAudit(params: unknown): Pick<AuditEntry, 'tools' | 'toolChoice' | 'toolCalls'> {
+  const loop = summarizeToolLoop(params);
+  if (loop === undefined) return {};
+  return { tools: loop.tools.join(','), toolChoice: loop.choice, toolCalls: describeCalls(loop.calls) };
 }
 
 function auditBase(position: CallPosition, request: { key: string; method: string }) {
@@ -182,12 +191,14 @@ async function sample(
       ? estimateTokens(requestBytes) + estimateTokens(answerBytes)
       : reported.inputTokens + reported.outputTokens;
   policies.budget.settle(request.key, { bytes: requestBytes + answerBytes, tokens });
+  const asked = toolCallsIn(result.content);
   policies.audit.record({
     ...auditBase(position, request),
     bytes: answerBytes,
     tokens,
     model: chosen.id,
     decision: 'fulfilled',
+    ...(asked.length > 0 && { toolUse: describeCalls(asked) }),
   });
   return result;
 }
@@ -208,6 +219,7 @@ async function review(
       bytes: samplingRequestBytes(request.params),
       decision: auditDecision(decision),
       ...(decision.kind === 'deny' && { reason: decision.reason }),
+      ...toolLoopAudit(request.params),
     });
   }
   if (decision.kind === 'deny') {

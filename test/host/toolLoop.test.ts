@@ -220,7 +220,8 @@ describe('the host declares sampling.tools only when a model can use tools', () 
       ],
     });
     const approver = recordingApprover();
-    const host = hostWith([entry('scripted', model)], { approver });
+    const traced: string[] = [];
+    const host = hostWith([entry('scripted', model)], { approver, trace: (line) => traced.push(line) });
     const connection = await host.connect({ kind: 'transport', transport: clientSide, key: 'memory:legacy-explorer' });
     try {
       expect(connection.era).toBe('legacy');
@@ -236,6 +237,15 @@ describe('the host declares sampling.tools only when a model can use tools', () 
       ]);
       // Round 3 asked with the whole loop so far: two uses, each answered.
       expect(model.calls[2]?.params.messages).toHaveLength(5);
+      const live = traced.filter((line) => line.startsWith('<= ') && line.includes('sampling/createMessage'));
+      expect(live.map((line) => line.replace(/^<= id=\S+ /, ''))).toEqual([
+        'sampling/createMessage tools=[list_directory,read_file] toolChoice=auto calls=0',
+        'sampling/createMessage tools=[list_directory,read_file] toolChoice=auto calls=1[list_directory .]',
+        'sampling/createMessage tools=[list_directory,read_file] toolChoice=auto calls=2[list_directory .; read_file README.md]',
+      ]);
+      expect(
+        traced.filter((line) => line.includes('result toolUse=')).map((line) => line.replace(/^-> id=\S+ /, '')),
+      ).toEqual(['result toolUse=[list_directory .]', 'result toolUse=[read_file README.md]']);
     } finally {
       await connection.close();
     }
@@ -282,6 +292,47 @@ describe('a tool loop over MRTR', () => {
       'assistant',
       'user',
     ]);
+  });
+
+  it('the trace and the audit show the tools offered, the tool choice, the calls made and asked for; never results', async () => {
+    const auditStream = new PassThrough();
+    let auditText = '';
+    auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
+    const audit = await createAuditLog({ stream: auditStream });
+    const traced: string[] = [];
+    const { outcome } = await run(toolLoopScenario({ toolRounds: 2 }), [entry('scripted', explorer())], {
+      audit,
+      trace: (line) => traced.push(line),
+    });
+    await audit.close();
+    expect(outcome?.rounds).toBe(3);
+    const asked = traced.filter((line) => line.includes('resultType=input_required'));
+    expect(asked[0]).toContain('explore:tools=[list_directory,read_file] toolChoice=auto calls=0');
+    expect(asked[1]).toContain('explore:tools=[list_directory,read_file] toolChoice=auto calls=1[list_directory .]');
+    expect(asked[2]).toContain(
+      'explore:tools=[list_directory,read_file] toolChoice=none calls=3[list_directory .; read_file README.md; read_file package.json]',
+    );
+    const answered = traced.filter((line) => line.includes('inputResponses=[explore]'));
+    expect(answered[0]).toContain('explore:toolUse=[list_directory .]');
+    expect(answered[1]).toContain('explore:toolUse=[read_file README.md; read_file package.json]');
+    expect(answered[2]).not.toContain('toolUse');
+    // Tool results and the model's text stay out of the trace.
+    expect(traced.join('\n')).not.toMatch(/contents of|Start at the top|TypeScript CLI/);
+
+    const lines = auditText
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line['round'], line['decision'], line['toolCalls'], line['toolUse']])).toEqual([
+      [1, 'approved', 'none', undefined],
+      [1, 'fulfilled', undefined, 'list_directory .'],
+      [2, 'approved', 'list_directory .', undefined],
+      [2, 'fulfilled', undefined, 'read_file README.md; read_file package.json'],
+      [3, 'approved', 'list_directory .; read_file README.md; read_file package.json', undefined],
+      [3, 'fulfilled', undefined, undefined],
+    ]);
+    expect(lines[4]).toMatchObject({ tools: 'list_directory,read_file', toolChoice: 'none' });
+    expect(auditText).not.toMatch(/contents of|Start at the top|TypeScript CLI/);
   });
 
   it('sends tool rounds only to a model that can use tools, even when another comes first', async () => {
