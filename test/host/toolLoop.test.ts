@@ -21,7 +21,9 @@ import { TIER_ATTRIBUTES, type HostModelEntry } from '../../src/host/policies/mo
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import type { ApprovalRound, Approver } from '../../src/host/types.js';
 import { createScriptedModel, type ScriptedAnswer, type ScriptedModel } from '../../src/models/scripted.js';
+import { parseHostModelSpec } from '../../src/host/hostModels.js';
 import { complete, createHostileServer, inputRequired, type Scenario } from '../helpers/hostileServers.js';
+import { chatCompletion, startFakeProvider } from '../models/fakeProviders.js';
 
 const TOOLS = [
   { name: 'list_directory', description: 'List a directory.', inputSchema: { type: 'object' } },
@@ -411,5 +413,51 @@ describe('a tool loop over MRTR', () => {
     expect(error?.code).toBe('response_invalid');
     expect(error?.message).toContain('toolChoice "none"');
     expect(server.calls).toHaveLength(1);
+  });
+
+  it('with a provider as the host model: native function calls out, tool_use blocks back, through every round', async () => {
+    const provider = await startFakeProvider('openai', () => ({ body: chatCompletion({ text: 'A small CLI.' }) }));
+    provider.enqueue({
+      body: {
+        ...chatCompletion({ text: '' }),
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"README.md"}' } },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    try {
+      const models = await parseHostModelSpec('openai:fake-gpt', {
+        env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.baseUrl },
+      });
+      const { outcome, declared } = await run(toolLoopScenario({ toolRounds: 5 }), models);
+      expect(declared[0]).toEqual({ sampling: { tools: {} } });
+      expect(outcome?.result.content).toEqual([{ type: 'text', text: 'summary: A small CLI.' }]);
+      expect(provider.requests).toHaveLength(2);
+      const second = provider.requests[1]?.body as { messages: unknown[]; tools: unknown[]; tool_choice: string };
+      expect(second.tool_choice).toBe('auto');
+      expect(second.tools).toHaveLength(2);
+      expect(second.messages.slice(-2)).toEqual([
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"README.md"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_x', content: 'contents of README.md' },
+      ]);
+    } finally {
+      await provider.close();
+    }
   });
 });
