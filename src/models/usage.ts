@@ -156,8 +156,8 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
             { model: model.name, hint: 'ask for a shorter answer, or try another model' },
           );
         }
-        if (!isPlainAnswer(answer)) {
-          // The flows' model steps offer no tools (yet): an answer that calls some cannot be used.
+        const { tools, toolChoice } = request.params;
+        if (!isPlainAnswer(answer) && tools === undefined && toolChoice === undefined) {
           throw new ModelProviderError('bad_response', `${model.name}: the answer calls tools, but none were offered`, {
             model: model.name,
             hint: 'try another model',
@@ -167,7 +167,9 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
         if (!totals.models.includes(modelName)) totals.models.push(modelName);
         logger.info(line(modelName, 'ok'));
         record('ok');
-        return { ...answer, model: modelName };
+        // To a request that offers tools the content may be several blocks, tool_use among them (SEP-1577);
+        // the flows read every answer through `answerText` and their own tool_use parsing, which take both shapes.
+        return { ...answer, model: modelName } as CreateMessageResult;
       } catch (thrown) {
         const error = controller.signal.reason === timeUp && request.signal?.aborted !== true ? timeUp : thrown;
         const outcome = isModelProviderError(error)

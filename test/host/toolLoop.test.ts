@@ -158,11 +158,15 @@ describe('the host declares sampling.tools only when a model can use tools', () 
   it('declares it for a tool-using model (alone or beside one that cannot), never for models without tools', () => {
     const tools = explorer();
     expect(hostWith([entry('scripted', tools)]).capabilities).toEqual({ sampling: { tools: {} } });
-    expect(hostWith([entry('builtin', createBuiltinModel()), entry('scripted', tools)]).capabilities).toEqual({
+    const text = () => createScriptedModel({ k: 'x' });
+    expect(hostWith([entry('text', text()), entry('scripted', tools)]).capabilities).toEqual({
       sampling: { tools: {} },
     });
-    expect(hostWith([entry('builtin', createBuiltinModel())]).capabilities).toEqual({ sampling: {} });
-    expect(hostWith([entry('text', createScriptedModel({ k: 'x' }))]).capabilities).toEqual({ sampling: {} });
+    expect(hostWith([entry('text', text()), entry('other', text())]).capabilities).toEqual({ sampling: {} });
+    const builtin = createBuiltinModel();
+    expect(hostWith([entry('builtin', builtin)]).capabilities).toEqual({
+      sampling: builtin.usesTools === true ? { tools: {} } : {},
+    });
     expect(hostWith([]).capabilities).toEqual({});
     expect(hostCapabilities({ model: tools, usesTools: true })).toEqual({ sampling: { tools: {} } });
   });
@@ -171,7 +175,7 @@ describe('the host declares sampling.tools only when a model can use tools', () 
     const { declared } = await run(toolLoopScenario(), [entry('scripted', explorer())]);
     expect(declared.length).toBe(4);
     for (const capabilities of declared) expect(capabilities).toEqual({ sampling: { tools: {} } });
-    const plain = await run(() => complete('no model needed'), [entry('builtin', createBuiltinModel())]);
+    const plain = await run(() => complete('no model needed'), [entry('text', createScriptedModel({ k: 'x' }))]);
     expect(plain.declared).toEqual([{ sampling: {} }]);
   });
 
@@ -257,7 +261,7 @@ describe('the host declares sampling.tools only when a model can use tools', () 
     const server = new McpServer({ name: 'legacy-plain', version: '1.0.0' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const connection = await hostWith([entry('builtin', createBuiltinModel())]).connect({
+    const connection = await hostWith([entry('text', createScriptedModel({ k: 'x' }))]).connect({
       kind: 'transport',
       transport: clientSide,
       key: 'memory:legacy-plain',
