@@ -2,7 +2,8 @@
  * The start-up part of `npm run bench` (`BENCH_STARTUP=only npm run bench` runs it alone): whole processes of the
  * built CLI (`dist/cli.js`, so `npm run build` first) against baselines measured in the same run, interleaved so
  * that machine noise hits both sides alike. Wall time is measured here from spawn to exit (or to the first
- * answer); peak RSS comes from `/usr/bin/time -f %M` when present. Medians of `BENCH_STARTUP_RUNS` (default 7).
+ * answer); peak RSS and CPU time (user + system: all threads, and children such as git) come from `/usr/bin/time`
+ * when present — CPU time moves less with the machine's load than wall time does. Medians of `BENCH_STARTUP_RUNS` (default 7).
  *
  *  - `--version`, `--help` and every command's `--help` against `node -e 0`;
  *  - `summarize` on the 12-entry sample repository against the SDK's import floor (a process that only imports
@@ -26,6 +27,8 @@ const WARM_CALLS = 5;
 const PAUSE_MS = 1000;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
+/** Another build's CLI (e.g. main's, built elsewhere) measured in the same loop, for a before/after in one run. */
+const BEFORE = process.env['BENCH_STARTUP_BEFORE'];
 const SDK_FLOOR = join(ROOT, 'bench/startup/sdkImportFloor.mjs');
 const MINIMAL_SERVER = join(ROOT, 'bench/startup/minimalStdioServer.mjs');
 const TIME = '/usr/bin/time';
@@ -39,6 +42,8 @@ interface Sample {
   ms: number;
   /** Peak resident set in MB, when /usr/bin/time could tell. */
   rssMb?: number;
+  /** CPU time (user + system, all threads and children waited for) in ms, when /usr/bin/time could tell. */
+  cpuMs?: number;
 }
 
 let scratch = '';
@@ -53,7 +58,7 @@ async function measure(
   const rssFile = join(scratch, `rss-${runCount++}`);
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
-  const argv = useTime ? ['-f', '%M', '-o', rssFile, process.execPath, ...args] : args;
+  const argv = useTime ? ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...args] : args;
   const start = performance.now();
   let stopped: number | undefined;
   const child = spawn(command, argv, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
@@ -68,11 +73,14 @@ async function measure(
   const end = stopped ?? performance.now();
   if (code !== 0 && drive === undefined) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`);
   let rssMb: number | undefined;
+  let cpuMs: number | undefined;
   if (useTime) {
-    const kb = Number((await readFile(rssFile, 'utf8').catch(() => '')).trim().split('\n').pop());
-    if (Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
+    const last = (await readFile(rssFile, 'utf8').catch(() => '')).trim().split('\n').pop() ?? '';
+    const [kb, user, system] = last.split(' ').map(Number);
+    if (kb !== undefined && Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
+    if (user !== undefined && system !== undefined && Number.isFinite(user + system)) cpuMs = (user + system) * 1000;
   }
-  return { ms: end - start, ...(rssMb !== undefined && { rssMb }) };
+  return { ms: end - start, ...(rssMb !== undefined && { rssMb }), ...(cpuMs !== undefined && { cpuMs }) };
 }
 
 /** Reads newline-delimited JSON-RPC answers from a child's stdout. */
@@ -150,17 +158,21 @@ interface Row {
 }
 
 function summary(rows: Row[], baseline: Row, goalRatio: string, goalRssMb?: number): void {
-  const baseMs = median(baseline.samples.map((s) => s.ms));
-  const baseRss = median(baseline.samples.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb])));
-  console.log('| process | ms | vs baseline | peak RSS MB | RSS above baseline | goal |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  const med = (row: Row, pick: (sample: Sample) => number | undefined): number =>
+    median(row.samples.flatMap((sample) => pick(sample) ?? []));
+  const baseMs = med(baseline, (s) => s.ms);
+  const baseRss = med(baseline, (s) => s.rssMb);
+  const baseCpu = med(baseline, (s) => s.cpuMs);
+  console.log('| process | ms | vs baseline | CPU ms | CPU vs baseline | peak RSS MB | RSS above baseline | goal |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const row of [baseline, ...rows]) {
-    const ms = median(row.samples.map((s) => s.ms));
-    const rss = median(row.samples.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb])));
+    const ms = med(row, (s) => s.ms);
+    const rss = med(row, (s) => s.rssMb);
+    const cpu = med(row, (s) => s.cpuMs);
     const isBase = row === baseline;
     const goal = isBase ? '—' : `≤ ${goalRatio}${goalRssMb === undefined ? '' : `, ≤ +${goalRssMb} MB`}`;
     console.log(
-      `| ${row.label} | ${ms.toFixed(0)} | ${(ms / baseMs).toFixed(2)}x | ${rss.toFixed(0)} | ${isBase ? '—' : `${(rss - baseRss).toFixed(0)}`} | ${goal} |`,
+      `| ${row.label} | ${ms.toFixed(0)} | ${(ms / baseMs).toFixed(2)}x | ${cpu.toFixed(0)} | ${(cpu / baseCpu).toFixed(2)}x | ${rss.toFixed(0)} | ${isBase ? '—' : `${(rss - baseRss).toFixed(0)}`} | ${goal} |`,
     );
   }
 }
@@ -181,6 +193,8 @@ export async function benchStartup(): Promise<void> {
     const summarize: Row = { label: '`summarize` (12-entry sample repository)', samples: [] };
     const minimal: Row = { label: 'SDK `McpServer` stdio, one tool (baseline)', samples: [] };
     const serve: Row = { label: '`serve --stdio`', samples: [] };
+    const summarizeBefore: Row = { label: '`summarize`, the other build (BENCH_STARTUP_BEFORE)', samples: [] };
+    const serveBefore: Row = { label: '`serve --stdio`, the other build (BENCH_STARTUP_BEFORE)', samples: [] };
     const first: number[] = [];
     const firstAfterPause: number[] = [];
     const warm: number[] = [];
@@ -193,8 +207,12 @@ export async function benchStartup(): Promise<void> {
       }
       floor.samples.push(await measure([SDK_FLOOR]));
       summarize.samples.push(await measure([CLI, 'summarize', repo.root, '--quiet']));
+      if (BEFORE !== undefined)
+        summarizeBefore.samples.push(await measure([BEFORE, 'summarize', repo.root, '--quiet']));
       minimal.samples.push(await discoverOnce([MINIMAL_SERVER]));
       serve.samples.push(await discoverOnce([CLI, 'serve', '--stdio', '--root', repo.root]));
+      if (BEFORE !== undefined)
+        serveBefore.samples.push(await discoverOnce([BEFORE, 'serve', '--stdio', '--root', repo.root]));
       const calls = await toolCalls(repo.root, 0);
       first.push(calls.first);
       warm.push(median(calls.warm));
@@ -207,9 +225,9 @@ export async function benchStartup(): Promise<void> {
     console.log('\n**Cheap commands against `node -e 0`**\n');
     summary(cheap, node0, '1.5x', 30);
     console.log('\n**The main job against the SDK import floor**\n');
-    summary([summarize], floor, '1.5x');
+    summary(BEFORE === undefined ? [summarize] : [summarize, summarizeBefore], floor, '1.5x');
     console.log('\n**`serve --stdio` until the first `server/discover` answer**\n');
-    summary([serve], minimal, '1.3x');
+    summary(BEFORE === undefined ? [serve] : [serve, serveBefore], minimal, '1.3x');
     const warmMs = median(warm);
     console.log(`\n**\`tools/call\` in one \`serve --stdio\` process (built-in model, one call), ms**\n`);
     console.log('| call | ms | vs warm |');

@@ -1,10 +1,11 @@
 /**
  * The main job: run the server in-process, connect the official SDK client pinned to
- * 2026-07-28 over the server's own HTTP front (no socket), and return the result. With a
- * server-owned model plan (the default, `builtin`) that is one `tools/call`; with `host` in the
- * plan the client answers the embedded `sampling/createMessage` requests with its own model (the
- * built-in one unless given). Every byte goes through the same envelope gate, state codec and
- * MRTR rounds as a remote client's would.
+ * 2026-07-28 to the server's own stdio front over an in-memory pipe (no socket, no process, no HTTP
+ * stack: inProcessPipe.ts), and return the result. With a server-owned model plan (the default,
+ * `builtin`) that is one `tools/call`; with `host` in the plan the client answers the embedded
+ * `sampling/createMessage` requests with its own model (the built-in one unless given). Every byte
+ * goes through the same line gate, envelope gate, state codec and MRTR rounds as a `serve --stdio`
+ * client's would.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 
@@ -14,14 +15,16 @@ import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../models/modelSource.js';
 import { parseModelSpec, type ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
-import { createModelInputHttpFront, createModelInputServer } from './modelInputServer.js';
+import { createInProcessPipe, StreamClientTransport } from './inProcessPipe.js';
+import { createModelInputServer, serveModelInputStdio } from './modelInputServer.js';
 import { localPrincipal } from '../server/principals.js';
 import { createEphemeralKeyRing } from '../state/index.js';
 import { createHostClient } from '../host/client.js';
 import { clientTransport } from '../host/target.js';
 import type { TraceSink } from '../host/trace.js';
 
-const IN_PROCESS_URL = 'http://localhost/mcp';
+/** What the in-process server is called in remembered approvals and rate limits (none apply to the main job). */
+const IN_PROCESS_KEY = 'in-process';
 
 export interface LocalSummarizeOptions {
   root: string;
@@ -52,15 +55,10 @@ export async function runLocalSummarize(options: LocalSummarizeOptions): Promise
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
-  const front = createModelInputHttpFront(server, {
-    logger: options.logger,
-    allowedHosts: ['localhost'],
-    allowedOrigins: [],
-  });
-  const inProcessFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
-    front.fetch(new Request(url, init));
+  const pipe = createInProcessPipe();
+  const front = serveModelInputStdio(server, { logger: options.logger, input: pipe.toServer, output: pipe.toClient });
   const transport = clientTransport(
-    { kind: 'http', url: IN_PROCESS_URL, fetch: inProcessFetch },
+    { kind: 'transport', transport: new StreamClientTransport(pipe.toClient, pipe.toServer), key: IN_PROCESS_KEY },
     options.trace === undefined ? {} : { trace: options.trace },
   );
   const client = createHostClient({ name: 'mcp-model-input-summarize', model });

@@ -4,13 +4,14 @@ import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
-import { createServerMetrics, type ServerMetrics } from '../server/metrics.js';
+import { warmUpServer } from '../app/warmUp.js';
+import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing, type KeyRing } from '../state/index.js';
 import { KID_PATTERN } from '../state/keyRing.js';
 import { openStore, type SharedStore } from '../state/stores/index.js';
-import { defaultAllowedHosts, defaultAllowedOrigins } from '../transports/http.js';
+import { defaultAllowedHosts, defaultAllowedOrigins, type HttpFront } from '../transports/http.js';
 import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
 import type { ListeningServer } from '../transports/nodeHttp.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
@@ -27,6 +28,18 @@ import { SERVE_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** The front as it is, except that once it has answered its first request the server warms up (app/warmUp.ts). */
+function warmingUpAfterFirstAnswer(front: HttpFront): HttpFront {
+  const fetch = async (request: Request): Promise<Response> => {
+    try {
+      return await front.fetch(request);
+    } finally {
+      void warmUpServer();
+    }
+  };
+  return Object.assign(Object.create(front) as HttpFront, { fetch });
+}
 
 /** Parses `[HOST:]PORT` (IPv6 hosts in brackets). */
 export function parseListenAddress(value: string, flag = '--http'): { host: string; port: number } {
@@ -258,7 +271,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
     ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
   });
-  const metrics: ServerMetrics | undefined = fleet.metrics === undefined ? undefined : createServerMetrics();
+  // prom-client (and the tracing API it loads, about 90 files) only when metrics are asked for.
+  const metrics: ServerMetrics | undefined =
+    fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
   const common = {
     store,
     ...(limits !== undefined && { limits }),
@@ -288,7 +303,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
 
   if (address === undefined) {
     const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
-    const handle = serveModelInputStdio(server, { logger });
+    // What the first tool call needs loads once the first answer is out: never before it, never in the call.
+    const handle = serveModelInputStdio(server, { logger, onFirstAnswer: () => void warmUpServer() });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     io.stdin.once('end', () => void handle.close());
     const code = await new Promise<number>((resolve) => {
@@ -306,17 +322,19 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
-      return createModelInputHttpFront(server, {
-        logger,
-        allowedHosts,
-        allowedOrigins: defaultAllowedOrigins(allowedHosts),
-        ...(tokens !== undefined && { tokens }),
-        ...(maxBodyBytes !== undefined && { maxBodyBytes }),
-        ...(limits !== undefined && { limits }),
-        ...(metrics !== undefined && { metrics }),
-        readiness: readinessChecks(ring, store),
-        ...httpLimits,
-      });
+      return warmingUpAfterFirstAnswer(
+        createModelInputHttpFront(server, {
+          logger,
+          allowedHosts,
+          allowedOrigins: defaultAllowedOrigins(allowedHosts),
+          ...(tokens !== undefined && { tokens }),
+          ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+          ...(limits !== undefined && { limits }),
+          ...(metrics !== undefined && { metrics }),
+          readiness: readinessChecks(ring, store),
+          ...httpLimits,
+        }),
+      );
     },
     host,
     port,

@@ -1,7 +1,10 @@
 /**
  * Token estimates with a real tokenizer: `gpt-tokenizer`'s `o200k_base` (GPT-4o and later). Other model families
  * tokenize differently (typically within ±20% on code and English), so counts are estimates for budgeting, not
- * billing. The encoder (about 60 MB of ranks) is loaded on first use only, so listing never pays for it.
+ * billing. The encoder (about 60 MB of ranks, a few hundred milliseconds of CPU to load) is loaded on first use only,
+ * so listing never pays for it — in this thread, or on the tokenizer's own thread once `startTokenizerThread` ran
+ * (tokenizerThread.ts): then it loads beside whatever this thread does, and every count is a message. Both give the
+ * same counts and cuts: the encoder is the same and all the arithmetic below runs here.
  *
  * The encoder is much slower than linear on long unbroken text (one repeated character, CJK without spaces) and
  * can overflow the stack on it. Texts here may come from a peer (a host's answer, a file of the served tree), so
@@ -9,26 +12,44 @@
  * some, and the work yields to the event loop between pieces: the cost is linear and no request blocks the
  * others. A token never spans two pieces, so a count may exceed the whole-text count by about one per piece.
  */
-type Tokenizer = {
-  countTokens(text: string): number;
-  encode(text: string): number[];
-  decode(tokens: number[]): string;
-};
+import { createTokenizerThread, type Encoder } from './tokenizerThread.js';
 
 /** The longest text the encoder is given at once (UTF-16 code units). */
 export const MAX_PIECE_CHARS = 1024;
 /** Pieces tokenized between two yields to the event loop. */
 const PIECES_PER_TURN = 4;
 
-let loading: Promise<Tokenizer> | undefined;
+let current: Encoder | undefined;
+let threaded = false;
 
-function tokenizer(): Promise<Tokenizer> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => ({
-    countTokens: (text: string) => module.countTokens(text),
-    encode: (text: string) => module.encode(text),
-    decode: (tokens: number[]) => module.decode(tokens),
-  }));
-  return loading;
+/** The encoder loaded into this thread, at the first call that needs it. */
+function inThread(): Encoder {
+  const loading = import('gpt-tokenizer/encoding/o200k_base');
+  return {
+    count: async (pieces) => {
+      const { countTokens } = await loading;
+      return pieces.map((piece) => countTokens(piece));
+    },
+    encode: async (text) => (await loading).encode(text),
+    decode: async (tokens) => (await loading).decode(tokens),
+  };
+}
+
+function encoder(): Encoder {
+  return (current ??= inThread());
+}
+
+/**
+ * Moves the encoder to its own thread and starts loading it there now, so that neither the loading nor a long
+ * count blocks this thread (the CLI calls it first thing for `summarize`, and for `serve` once the first request is
+ * answered). True when the encoder now lives on its own thread; false where no thread could be started (it then
+ * loads here at first use) or when a count already loaded it here.
+ */
+export function startTokenizerThread(): boolean {
+  if (current !== undefined) return threaded;
+  current = createTokenizerThread(inThread);
+  threaded = current !== undefined;
+  return threaded;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -69,15 +90,27 @@ function yieldTurn(): Promise<void> {
 /** Estimated tokens of `text`. A token covers at least one UTF-8 byte, so the empty string is 0. */
 export async function countTokens(text: string): Promise<number> {
   if (text === '') return 0;
-  const { countTokens: count } = await tokenizer();
-  if (text.length <= MAX_PIECE_CHARS) return count(text);
+  const { count } = encoder();
+  if (text.length <= MAX_PIECE_CHARS) return (await count([text]))[0] ?? 0;
   let total = 0;
-  let index = 0;
-  for (const piece of tokenizerPieces(text)) {
-    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
-    total += count(piece);
+  for (const batch of batches(tokenizerPieces(text))) {
+    await yieldTurn();
+    for (const tokens of await count(batch)) total += tokens;
   }
   return total;
+}
+
+/** The pieces of a text in groups of `PIECES_PER_TURN`: what is tokenized between two yields. */
+function* batches(pieces: Iterable<string>): Generator<string[]> {
+  let batch: string[] = [];
+  for (const piece of pieces) {
+    batch.push(piece);
+    if (batch.length === PIECES_PER_TURN) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** The length (in UTF-16 code units) of the longest common prefix of two strings. */
@@ -89,14 +122,14 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /** The longest prefix of one piece with at most `limit` tokens (`limit` is below the piece's count). */
-function cutPiece(piece: string, limit: number, tokenizer: Tokenizer): { text: string; tokens: number } {
+async function cutPiece(piece: string, limit: number, encoder: Encoder): Promise<{ text: string; tokens: number }> {
   if (limit <= 0) return { text: '', tokens: 0 };
-  let end = commonPrefix(piece, tokenizer.decode(tokenizer.encode(piece).slice(0, limit)));
+  let end = commonPrefix(piece, await encoder.decode((await encoder.encode(piece)).slice(0, limit)));
   // Re-tokenizing a prefix can merge differently at its end: shrink (a bounded number of times) until it fits.
   for (let attempt = 0; attempt < 8; attempt++) {
     if (end > 0 && isHighSurrogate(piece.charCodeAt(end - 1))) end--;
     const prefix = piece.slice(0, end);
-    const used = tokenizer.countTokens(prefix);
+    const used = (await encoder.count([prefix]))[0] ?? 0;
     if (used <= limit || end === 0) return { text: prefix, tokens: used };
     end = Math.max(0, end - 4 * (used - limit));
   }
@@ -104,27 +137,39 @@ function cutPiece(piece: string, limit: number, tokenizer: Tokenizer): { text: s
 }
 
 /**
+ * Whether `text` has at most `maxTokens` tokens. Tokenizes only texts with more UTF-8 bytes than `maxTokens` (a
+ * token covers at least one byte, so a shorter text fits without being counted).
+ */
+export async function fitsTokens(text: string, maxTokens: number): Promise<boolean> {
+  const limit = Math.max(0, Math.floor(maxTokens));
+  if (Buffer.byteLength(text, 'utf8') <= limit) return true;
+  return (await cutToTokens(text, limit)).text.length === text.length;
+}
+
+/**
  * The longest prefix of `text` with at most `maxTokens` tokens, cut between characters (never inside a
  * surrogate pair), and its token count. Text that fits is returned whole. Texts with no more UTF-8 bytes than
- * `maxTokens` are never tokenized past their count: they cannot exceed it. The work stops at the piece where the
- * budget runs out, so it is bounded by what is kept, not by the length of `text`.
+ * `maxTokens` are never tokenized past their count: they cannot exceed it. The work stops at the group of pieces
+ * where the budget runs out, so it is bounded by what is kept, not by the length of `text`.
  */
 export async function cutToTokens(text: string, maxTokens: number): Promise<{ text: string; tokens: number }> {
   const limit = Math.max(0, Math.floor(maxTokens));
   if (Buffer.byteLength(text, 'utf8') <= limit) return { text, tokens: await countTokens(text) };
-  const encoder = await tokenizer();
+  const current = encoder();
   let used = 0;
   let kept = 0;
-  let index = 0;
-  for (const piece of tokenizerPieces(text)) {
-    if (index++ % PIECES_PER_TURN === PIECES_PER_TURN - 1) await yieldTurn();
-    const tokens = encoder.countTokens(piece);
-    if (used + tokens > limit) {
-      const last = cutPiece(piece, limit - used, encoder);
-      return { text: text.slice(0, kept) + last.text, tokens: used + last.tokens };
+  for (const batch of batches(tokenizerPieces(text))) {
+    await yieldTurn();
+    const counts = await current.count(batch);
+    for (const [index, piece] of batch.entries()) {
+      const tokens = counts[index] ?? 0;
+      if (used + tokens > limit) {
+        const last = await cutPiece(piece, limit - used, current);
+        return { text: text.slice(0, kept) + last.text, tokens: used + last.tokens };
+      }
+      used += tokens;
+      kept += piece.length;
     }
-    used += tokens;
-    kept += piece.length;
   }
   return { text, tokens: used };
 }

@@ -28,6 +28,8 @@ export class EnvelopeGatedTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly eras?: StdioEraTracker,
+    /** Told once, after the first message this side sent was written out. */
+    private onFirstSent?: () => void,
   ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
@@ -67,9 +69,12 @@ export class EnvelopeGatedTransport implements Transport {
     return this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.eras?.outbound(message);
-    return this.inner.send(message, options);
+    await this.inner.send(message, options);
+    const first = this.onFirstSent;
+    this.onFirstSent = undefined;
+    first?.();
   }
 
   close(): Promise<void> {
@@ -92,12 +97,18 @@ export interface StdioFrontOptions {
   output?: Writable;
   /** An era plug-in's connection tracker (the legacy adapter); without it `initialize` is refused (-32022). */
   era?: () => StdioEraTracker;
+  /** Called once, after the first answer was written (e.g. to warm up what the first tool call needs). */
+  onFirstAnswer?: () => void;
 }
 
 export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
   const output = options.output ?? process.stdout;
   const lines = createStdioLineGate(options.input ?? process.stdin, output);
-  const transport = new EnvelopeGatedTransport(new StdioServerTransport(lines, output), options.era?.());
+  const transport = new EnvelopeGatedTransport(
+    new StdioServerTransport(lines, output),
+    options.era?.(),
+    options.onFirstAnswer,
+  );
   return serveStdio(options.factory, {
     legacy: options.era === undefined ? 'reject' : 'serve',
     transport,

@@ -10,4 +10,6 @@ export default function setup(): void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   rmSync(new URL('../../dist', import.meta.url), { recursive: true, force: true });
   execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  // The command-line program as it ships: bundled (scripts/bundleCli.mjs).
+  execFileSync(process.execPath, ['scripts/bundleCli.mjs'], { cwd: root, stdio: 'inherit' });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { capResultText } from '../../src/flows/summarizeRepo/prompts.js';
-import { countTokens, cutToTokens, MAX_PIECE_CHARS, tokenizerPieces } from '../../src/repo/tokens.js';
+import { countTokens, cutToTokens, fitsTokens, MAX_PIECE_CHARS, tokenizerPieces } from '../../src/repo/tokens.js';
 
 /** Counts event-loop turns (setImmediate callbacks) while `work` runs. */
 async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
@@ -79,5 +79,25 @@ describe('hostile text reaching the tokenizer', () => {
   it('returns text that fits whole, with the same count as before for short text', async () => {
     expect(await cutToTokens('hello world', 100)).toEqual({ text: 'hello world', tokens: 2 });
     expect(await countTokens('')).toBe(0);
+  });
+});
+
+describe('fitsTokens', () => {
+  it('agrees with a cut to the same budget, and never says a text over its budget fits', async () => {
+    const texts = [
+      'hello world',
+      'a'.repeat(3000),
+      '漢字仮名交じり文'.repeat(200),
+      '😀'.repeat(700),
+      `x ${'y'.repeat(50)} z`,
+    ];
+    for (const text of texts) {
+      const tokens = await countTokens(text);
+      for (const limit of [0, 1, tokens - 1, tokens, tokens + 1, Buffer.byteLength(text)]) {
+        const fits = await fitsTokens(text, limit);
+        expect(fits, `${text.slice(0, 8)} in ${limit}`).toBe((await cutToTokens(text, limit)).text === text);
+        if (fits) expect(tokens).toBeLessThanOrEqual(limit);
+      }
+    }
   });
 });

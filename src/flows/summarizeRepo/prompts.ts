@@ -10,7 +10,7 @@ import { escapeControls } from '../../protocol/sanitize.js';
 import type { OutlineEntry, ReadBudget, ReadFileResult, RepoFacts, RepoSurvey } from '../../repo/index.js';
 // The two modules themselves, not the reader's index: a server loads these without the reader (tool.ts).
 import { candidateLineBytes } from '../../repo/survey.js';
-import { cutToTokens } from '../../repo/tokens.js';
+import { cutToTokens, fitsTokens } from '../../repo/tokens.js';
 import { FACTS_BYTES, formatFacts, formatPickFacts } from './factsText.js';
 
 export const PICK_MAX_TOKENS = 400;
@@ -230,9 +230,9 @@ export function formatResultCut(tokens: number): string {
  * visible note. A host's model may ignore `maxTokens`; this is what keeps the result under a host's ceiling.
  */
 export async function capResultText(text: string, maxTokens: number): Promise<{ text: string; cut: boolean }> {
+  // Most answers are far below the budget in bytes alone: those are never tokenized.
+  if (await fitsTokens(text, maxTokens)) return { text, cut: false };
   const note = formatResultCut(maxTokens);
-  const whole = await cutToTokens(text, maxTokens);
-  if (whole.text.length === text.length) return { text, cut: false };
   const kept = await cutToTokens(text, Math.max(0, maxTokens - 32));
   // trimEnd, not a regular expression: /\s+$/ is quadratic on a long run of spaces followed by other text.
   return { text: kept.text.trimEnd() + note, cut: true };

@@ -5,7 +5,8 @@
  * away (no offline queue, a command timeout), so callers can fail closed at once; ioredis reconnects
  * in the background.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 
 import type { Logger } from '../../logger.js';
@@ -25,6 +26,14 @@ export interface RedisStoreOptions {
 
 const STATE_KEYS = 'state:';
 
+/**
+ * ioredis (about 50 files) is required when a Redis store is made, not when this module is imported: every process
+ * imports the stores, few use Redis. It is a CommonJS package, so loading it here is synchronous.
+ */
+function loadRedis(): typeof Redis {
+  return (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
+}
+
 /** The URL without credentials, for logs and errors. */
 export function redactStoreUrl(url: string): string {
   try {
@@ -41,7 +50,8 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
   const description = redactStoreUrl(options.url);
   const prefix = options.keyPrefix ?? 'mmi:';
   const timeout = options.commandTimeoutMs ?? 2000;
-  const client = new Redis(options.url, {
+  const RedisClient = loadRedis();
+  const client = new RedisClient(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: timeout,
