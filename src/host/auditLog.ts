@@ -1,6 +1,7 @@
 /**
  * The host's audit trail: one JSON line per decision about an embedded request (who asked, which
- * input, what was decided, the size and the model), never prompt or response text. Only the
+ * input, what was decided, the size and the model; in a tool loop the tools offered, the tool choice,
+ * the calls made and asked for), never prompt or response text. Only the
  * `AuditEntry` fields are written, in a fixed order, whatever else a caller passes; strings are cut
  * to `MAX_AUDIT_STRING` characters. Writing never throws at `record`: the first failure is kept and
  * thrown by `close()`.
@@ -28,6 +29,7 @@ export const MAX_AUDIT_STRING = 256;
 const STRING_KEYS = ['server', 'serverKey', 'principal', 'tool'] as const;
 const TAIL_STRING_KEYS = ['key', 'method', 'decision', 'model'] as const;
 const NUMBER_KEYS = ['bytes', 'tokens'] as const;
+const TOOL_KEYS = ['tools', 'toolChoice', 'toolCalls', 'toolUse'] as const;
 
 function cut(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -53,6 +55,7 @@ export function formatAuditLine(entry: Omit<AuditEntry, 'time'>, time: string): 
   for (const name of TAIL_STRING_KEYS) put(name, cut(source[name]));
   for (const name of NUMBER_KEYS) put(name, count(source[name]));
   put('reason', cut(source.reason));
+  for (const name of TOOL_KEYS) put(name, cut(source[name]));
   return `${terminalSafeJson(line)}\n`;
 }
 

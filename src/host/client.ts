@@ -13,7 +13,7 @@ import { MODERN_REVISION } from '../protocol/revisions.js';
 
 export interface HostClientOptions {
   name?: string;
-  /** Answers embedded `sampling/createMessage`; declares `sampling` when set. */
+  /** Answers embedded `sampling/createMessage`; declares `sampling` when set (with `tools` when it uses tools). */
   model?: CompletionModel;
   /** Answers embedded form-mode `elicitation/create`; declares `elicitation` when set. */
   elicit?: (params: ElicitRequestParams) => Promise<ElicitResult>;
@@ -23,10 +23,18 @@ export interface HostClientOptions {
   negotiation?: 'pin' | 'auto';
 }
 
-/** What a host declares: exactly what it can answer (shared by createHostClient and createHost). */
-export function hostCapabilities(options: { model?: unknown; elicit?: unknown; roots?: unknown }): ClientCapabilities {
+/**
+ * What a host declares: exactly what it can answer (shared by createHostClient and createHost):
+ * `sampling` with a model, and `sampling.tools` only when that model can use tools (SEP-1577).
+ */
+export function hostCapabilities(options: {
+  model?: unknown;
+  usesTools?: boolean;
+  elicit?: unknown;
+  roots?: unknown;
+}): ClientCapabilities {
   return {
-    ...(options.model !== undefined && { sampling: {} }),
+    ...(options.model !== undefined && { sampling: options.usesTools === true ? { tools: {} } : {} }),
     ...(options.elicit !== undefined && { elicitation: { form: {} } }),
     ...(options.roots !== undefined && { roots: {} }),
   };
@@ -36,7 +44,7 @@ export function createHostClient(options: HostClientOptions): Client {
   const client = new Client(
     { name: options.name ?? 'mcp-model-input', version: VERSION },
     {
-      capabilities: hostCapabilities(options),
+      capabilities: hostCapabilities({ ...options, usesTools: options.model?.usesTools === true }),
       versionNegotiation: { mode: options.negotiation === 'auto' ? 'auto' : { pin: MODERN_REVISION } },
     },
   );

@@ -49,7 +49,11 @@ export { targetKey, type HostTarget } from './target.js';
 export interface HostOptions {
   /** The client name the server sees. */
   name?: string;
-  /** Models for `sampling/createMessage`, chosen per request by its preferences; declares `sampling` when non-empty. */
+  /**
+   * Models for `sampling/createMessage`, chosen per request by its preferences; declares `sampling` when
+   * non-empty, and `sampling.tools` when one of them can use tools (`usesTools`): requests that offer
+   * tools (or carry a tool loop) then go only to those.
+   */
   models?: readonly HostModelEntry[];
   /** Answers form-mode `elicitation/create` (e.g. at the terminal); declares `elicitation` when set. */
   elicit?: TerminalElicitor;
@@ -199,6 +203,8 @@ export function createHost(options: HostOptions = {}): Host {
   const models = options.models ?? [];
   const capabilities: ClientCapabilities = hostCapabilities({
     model: models[0]?.model,
+    // Tool-loop requests go to the models that use tools (fulfilRound.ts): one is enough to declare it.
+    usesTools: models.some((entry) => entry.model.usesTools === true),
     elicit: options.elicit,
     roots: options.roots,
   });

@@ -13,7 +13,12 @@
  * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval);
  * `roots/list` is answered from the configured roots. Every request gets audit lines.
  */
-import type { ClientCapabilities, CreateMessageResult, Root } from '@modelcontextprotocol/client';
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  Root,
+} from '@modelcontextprotocol/client';
 
 import type { ModelUsage } from '../models/modelSource.js';
 import type { AuditLog } from './auditLog.js';
@@ -26,12 +31,15 @@ import { quotedKey } from './policies/refusal.js';
 import type { RequestLimits } from './policies/limits.js';
 import { selectHostModel, type HostModelEntry } from './policies/modelPolicy.js';
 import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
-import { checkModelResponse, responseBytes } from './policies/responseCheck.js';
+import { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
+import { samplingUsesTools } from '../protocol/capabilities.js';
 import { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
+import { describeCalls, summarizeToolLoop, toolCallsIn } from './toolSummary.js';
 import type {
   ApprovalDecision,
   Approver,
   AuditDecision,
+  AuditEntry,
   CallPosition,
   RawInputRequest,
   ValidInputRequest,
@@ -91,6 +99,13 @@ export function rawInputRequests(inputRequests: unknown, position: CallPosition)
   });
 }
 
+/** The audit fields of a request in a tool loop: tools offered, tool choice, calls made so far. */
+function toolLoopAudit(params: unknown): Pick<AuditEntry, 'tools' | 'toolChoice' | 'toolCalls'> {
+  const loop = summarizeToolLoop(params);
+  if (loop === undefined) return {};
+  return { tools: loop.tools.join(','), toolChoice: loop.choice, toolCalls: describeCalls(loop.calls) };
+}
+
 function auditBase(position: CallPosition, request: { key: string; method: string }) {
   return {
     server: position.server.name,
@@ -119,8 +134,13 @@ async function sample(
   policies: RoundPolicies,
   requestBytes: number,
   signal: AbortSignal,
-): Promise<CreateMessageResult> {
-  const chosen = selectHostModel(request.params.modelPreferences, policies.models);
+): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+  const offered = offeredTools(request.params);
+  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
+  const models = samplingUsesTools(request.params)
+    ? policies.models.filter((entry) => entry.model.usesTools === true)
+    : policies.models;
+  const chosen = selectHostModel(request.params.modelPreferences, models);
   let reported: ModelUsage | undefined;
   let raw: unknown;
   try {
@@ -153,9 +173,9 @@ async function sample(
       { cause: error },
     );
   }
-  let result: CreateMessageResult;
+  let result: CreateMessageResult | CreateMessageResultWithTools;
   try {
-    result = checkModelResponse(request.key, raw, policies.limits, position);
+    result = checkModelResponse(request.key, raw, policies.limits, position, offered === undefined ? {} : { offered });
   } catch (error) {
     policies.audit.record({
       ...auditBase(position, request),
@@ -171,12 +191,14 @@ async function sample(
       ? estimateTokens(requestBytes) + estimateTokens(answerBytes)
       : reported.inputTokens + reported.outputTokens;
   policies.budget.settle(request.key, { bytes: requestBytes + answerBytes, tokens });
+  const asked = toolCallsIn(result.content);
   policies.audit.record({
     ...auditBase(position, request),
     bytes: answerBytes,
     tokens,
     model: chosen.id,
     decision: 'fulfilled',
+    ...(asked.length > 0 && { toolUse: describeCalls(asked) }),
   });
   return result;
 }
@@ -197,6 +219,7 @@ async function review(
       bytes: samplingRequestBytes(request.params),
       decision: auditDecision(decision),
       ...(decision.kind === 'deny' && { reason: decision.reason }),
+      ...toolLoopAudit(request.params),
     });
   }
   if (decision.kind === 'deny') {

@@ -2,7 +2,8 @@
  * The host's models, from `--host-model SPEC`: a comma-separated list of `SOURCE[=TIER]`.
  *
  * SOURCE is `builtin` (the deterministic heuristic: no keys, no network), `scripted:FILE` (a JSON
- * file mapping input keys to answer texts, for tests and demos), or a provider — `openai:MODEL`,
+ * file mapping input keys to answers — texts, or tool turns `{"toolUse":[…]}` — for tests and
+ * demos), or a provider — `openai:MODEL`,
  * `anthropic:MODEL` — built by the same adapter module the server's own providers use. TIER
  * (`cheap`, `strong`, `balanced`; default `balanced`) gives the attributes the model policy weighs
  * against a request's priorities (docs/host-policies.md); hints match the model ids.
@@ -14,7 +15,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import { createProviderSource } from '../models/providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY } from '../models/providers/retry.js';
-import { createScriptedModel, type ScriptedAnswers } from '../models/scripted.js';
+import { createScriptedModel, isScriptedAnswers, type ScriptedAnswers } from '../models/scripted.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from '../models/sources.js';
 import { printable } from '../protocol/sanitize.js';
 import { TIER_ATTRIBUTES, type HostModelEntry } from './policies/modelPolicy.js';
@@ -49,15 +50,12 @@ async function loadScript(file: string): Promise<ScriptedAnswers> {
   } catch {
     throw configError(`--host-model scripted:${file}: not JSON`);
   }
-  const valid =
-    parsed !== null &&
-    typeof parsed === 'object' &&
-    !Array.isArray(parsed) &&
-    Object.values(parsed).every(
-      (value) => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+  if (!isScriptedAnswers(parsed)) {
+    throw configError(
+      `--host-model scripted:${file}: expected an object of input key -> answer or [answers], an answer being a text or {"toolUse":[{"name":…,"input":{…}}]}`,
     );
-  if (!valid) throw configError(`--host-model scripted:${file}: expected an object of input key -> text or [texts]`);
-  return parsed as ScriptedAnswers;
+  }
+  return parsed;
 }
 
 /** Parses `--host-model`. Throws `ModelInputError('config_invalid')` with a one-line message. */

@@ -41,7 +41,10 @@ export { createCallBudget, DEFAULT_BUDGET_LIMITS } from './policies/budgets.js';
 export type { BudgetLimits, CallBudget } from './policies/budgets.js';
 export { createRateLimiter, DEFAULT_RATE_LIMIT, rateLimitKeys, sharedRateLimiter } from './policies/rateLimit.js';
 export type { RateLimiter, RateLimitOptions } from './policies/rateLimit.js';
-export { checkModelResponse, responseBytes } from './policies/responseCheck.js';
+export { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
+export type { ResponseCheckOptions } from './policies/responseCheck.js';
+export { answerToolProblem, toolPairingProblem } from './policies/toolPairing.js';
+export type { OfferedTools } from './policies/toolPairing.js';
 export { selectHostModel, TIER_ATTRIBUTES } from './policies/modelPolicy.js';
 export type { HostModelEntry } from './policies/modelPolicy.js';
 
@@ -58,4 +61,11 @@ export type { AuditLog } from './auditLog.js';
 export { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from './hostModels.js';
 export { createScriptedModel } from '../models/scripted.js';
 export { BUILTIN_MODEL_NAME, createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
-export type { ScriptedAnswers, ScriptedModel } from '../models/scripted.js';
+export type {
+  ScriptedAnswer,
+  ScriptedAnswers,
+  ScriptedModel,
+  ScriptedModelOptions,
+  ScriptedToolCall,
+  ScriptedToolTurn,
+} from '../models/scripted.js';

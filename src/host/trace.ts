@@ -1,11 +1,14 @@
 /**
  * `--trace`: one line per exchange (id, method, resultType, input request keys). Never
  * prompt or response text. At the fetch level (HTTP, with the status) or around any SDK
- * transport (stdio and HTTP alike).
+ * transport (stdio and HTTP alike). In a tool loop (SEP-1577) a sampling request adds the tools
+ * offered, the tool choice and the calls made so far (`name target`), and an answer the tool
+ * calls its model asks for (toolSummary.ts).
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 
 import { terminalSafe } from '../protocol/sanitize.js';
+import { describeCalls, listed, summarizeToolLoop, toolCallsIn } from './toolSummary.js';
 
 export type TraceSink = (line: string) => void;
 
@@ -24,13 +27,31 @@ interface TracedBody {
   params?: { name?: unknown; requestState?: unknown; inputResponses?: Record<string, unknown> };
 }
 
+/** `KEY:tools=[a,b] toolChoice=auto calls=2[a .; b README.md]` for a sampling request in a tool loop. */
+function toolLoopPart(label: string, params: unknown): string[] {
+  const loop = summarizeToolLoop(params);
+  if (loop === undefined) return [];
+  const calls = loop.calls.length === 0 ? '0' : `${loop.calls.length}[${describeCalls(loop.calls)}]`;
+  return [`${label}tools=[${listed(loop.tools, ',')}] toolChoice=${loop.choice} calls=${calls}`];
+}
+
+/** `KEY:toolUse=[read_file a.ts]` for an answer whose model asks for tool calls. */
+function toolUsePart(label: string, result: unknown): string[] {
+  const content = (result as { content?: unknown } | null | undefined)?.content;
+  const calls = toolCallsIn(content);
+  return calls.length === 0 ? [] : [`${label}toolUse=[${describeCalls(calls)}]`];
+}
+
 function describeRequest(body: TracedBody): string {
   const parts = [`-> id=${JSON.stringify(body.id ?? null)} ${String(body.method)}`];
   if (typeof body.params?.name === 'string') parts.push(`name=${body.params.name}`);
   if (body.params?.inputResponses !== undefined) {
-    parts.push(`inputResponses=[${Object.keys(body.params.inputResponses).join(',')}]`);
+    const responses = Object.entries(body.params.inputResponses);
+    parts.push(`inputResponses=[${responses.map(([key]) => key).join(',')}]`);
+    for (const [key, response] of responses) parts.push(...toolUsePart(`${key}:`, response));
   }
   if (typeof body.params?.requestState === 'string') parts.push(`requestState=${body.params.requestState.length}B`);
+  if (body.method === 'sampling/createMessage') parts.push(...toolLoopPart('', body.params));
   return parts.join(' ');
 }
 
@@ -45,7 +66,12 @@ function describeResponse(status: number | undefined, body: unknown): string {
   if (message?.result !== undefined) {
     parts.push(`resultType=${String(message.result.resultType ?? 'complete')}`);
     if (message.result.inputRequests !== undefined) {
-      parts.push(`inputRequests=[${Object.keys(message.result.inputRequests).join(',')}]`);
+      const requests = Object.entries(message.result.inputRequests);
+      parts.push(`inputRequests=[${requests.map(([key]) => key).join(',')}]`);
+      for (const [key, request] of requests) {
+        const embedded = request as { method?: unknown; params?: unknown } | null;
+        if (embedded?.method === 'sampling/createMessage') parts.push(...toolLoopPart(`${key}:`, embedded.params));
+      }
     }
     if (typeof message.result.requestState === 'string') {
       parts.push(`requestState=${message.result.requestState.length}B`);
@@ -91,7 +117,10 @@ export function createTracingTransport(inner: Transport, rawSink: TraceSink): Tr
     send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
       const body = message as TracedBody & { result?: unknown; error?: unknown };
       if (typeof body.method === 'string') sink(describeRequest(body));
-      else sink(`-> id=${JSON.stringify(body.id ?? null)} ${body.error === undefined ? 'result' : 'error'}`);
+      else {
+        const kind = body.error === undefined ? 'result' : 'error';
+        sink([`-> id=${JSON.stringify(body.id ?? null)} ${kind}`, ...toolUsePart('', body.result)].join(' '));
+      }
       return inner.send(message, options);
     },
     setProtocolVersion: (version: string) => inner.setProtocolVersion?.(version),

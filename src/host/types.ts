@@ -60,7 +60,7 @@ export interface Approver {
 export type AuditDecision =
   'approved' | 'approved_call' | 'approved_always' | 'approved_rule' | 'denied' | 'refused' | 'fulfilled' | 'failed';
 
-/** One audit line. Never prompt or response text. */
+/** One audit line. Never prompt or response text (tool names and targets, such as paths, are shown). */
 export interface AuditEntry {
   time: string;
   server: string;
@@ -78,4 +78,12 @@ export interface AuditEntry {
   decision: AuditDecision;
   /** Error code or short reason for refused/denied/failed. */
   reason?: string;
+  /** In a tool loop (SEP-1577), on a request's line: the tools offered, comma-separated. */
+  tools?: string;
+  /** …its `toolChoice` mode (`auto` when it gave none). */
+  toolChoice?: string;
+  /** …and the tool calls already made in its conversation, `name target; …`. */
+  toolCalls?: string;
+  /** On a fulfilled line: the tool calls the model's answer asks for, `name target; …`. */
+  toolUse?: string;
 }

@@ -1,4 +1,8 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+} from '@modelcontextprotocol/server';
 
 /** Tokens one model answer cost, as the provider reported them. */
 export interface ModelUsage {
@@ -45,5 +49,5 @@ export interface CompletionModel {
    * blocks (tools in sampling, SEP-1577). Absent means no: explore mode is not offered to it.
    */
   readonly usesTools?: boolean;
-  complete(request: ModelCompletionRequest): Promise<CreateMessageResult>;
+  complete(request: ModelCompletionRequest): Promise<CreateMessageResult | CreateMessageResultWithTools>;
 }

@@ -42,10 +42,11 @@ export function chooseModel(preferences: Preferences, tiers: TieredModels): Comp
   return tiers[preferredTier(preferences)].model;
 }
 
-/** One `CompletionModel` over two: each request goes to the model its preferences choose. */
+/** One `CompletionModel` over two: each request goes to the model its preferences choose; it uses tools when both do. */
 export function createTieredModel(name: string, tiers: TieredModels): CompletionModel {
   return {
     name,
+    usesTools: tiers.cheap.model.usesTools === true && tiers.strong.model.usesTools === true,
     complete: (request) => chooseModel(request.params.modelPreferences, tiers).complete(request),
   };
 }

@@ -3,7 +3,7 @@
  * configured base URL chooses the token counts, the model name and the size of the text. These
  * helpers make them safe to add up, to log on one line, and to return in `structuredContent`.
  */
-import type { CreateMessageResult } from '@modelcontextprotocol/server';
+import type { CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/server';
 
 /** The largest answer taken from a server-owned model: the same bound as the host's answers. */
 export const MAX_ANSWER_BYTES = 256 * 1024;
@@ -43,7 +43,7 @@ export function displayModelName(name: string | undefined, fallback = 'unknown')
 }
 
 /** The size of an answer's content: UTF-8 bytes of its text, and of the JSON of any other block. */
-export function answerBytes(answer: CreateMessageResult): number {
+export function answerBytes(answer: CreateMessageResult | CreateMessageResultWithTools): number {
   const blocks: unknown[] = Array.isArray(answer.content) ? answer.content : [answer.content];
   let bytes = 0;
   for (const block of blocks) {
@@ -51,4 +51,15 @@ export function answerBytes(answer: CreateMessageResult): number {
     bytes += Buffer.byteLength(typeof text === 'string' ? text : (JSON.stringify(block) ?? ''), 'utf8');
   }
   return bytes;
+}
+
+/**
+ * Whether an answer is one text, image or audio block: what a request without tools gets. An answer
+ * with several blocks, `tool_use` or `tool_result` (tools in sampling, SEP-1577) is not.
+ */
+export function isPlainAnswer(
+  answer: CreateMessageResult | CreateMessageResultWithTools,
+): answer is CreateMessageResult {
+  const { content } = answer;
+  return !Array.isArray(content) && content.type !== 'tool_use' && content.type !== 'tool_result';
 }

@@ -13,7 +13,7 @@ import type { Logger } from '../logger.js';
 import type { CompletionModel, ModelCompletionRequest, ModelDeadline, ModelUsage } from './modelSource.js';
 import { deadlineExceeded, isModelProviderError, ModelProviderError } from './providerError.js';
 import { estimateInputTokens } from './providers/turns.js';
-import { addTokens, answerBytes, displayModelName, MAX_ANSWER_BYTES, tokenCount } from './untrusted.js';
+import { addTokens, answerBytes, displayModelName, isPlainAnswer, MAX_ANSWER_BYTES, tokenCount } from './untrusted.js';
 
 export interface ModelBudget {
   /** Server-owned model calls per tool call (a repair attempt counts; retries of one call do not). */
@@ -156,11 +156,20 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter {
             { model: model.name, hint: 'ask for a shorter answer, or try another model' },
           );
         }
+        const { tools, toolChoice } = request.params;
+        if (!isPlainAnswer(answer) && tools === undefined && toolChoice === undefined) {
+          throw new ModelProviderError('bad_response', `${model.name}: the answer calls tools, but none were offered`, {
+            model: model.name,
+            hint: 'try another model',
+          });
+        }
         const modelName = displayModelName(answer.model, model.name);
         if (!totals.models.includes(modelName)) totals.models.push(modelName);
         logger.info(line(modelName, 'ok'));
         record('ok');
-        return { ...answer, model: modelName };
+        // To a request that offers tools the content may be several blocks, tool_use among them (SEP-1577);
+        // the flows read every answer through `answerText` and their own tool_use parsing, which take both shapes.
+        return { ...answer, model: modelName } as CreateMessageResult;
       } catch (thrown) {
         const error = controller.signal.reason === timeUp && request.signal?.aborted !== true ? timeUp : thrown;
         const outcome = isModelProviderError(error)

@@ -1,5 +1,5 @@
 /** Assembles the plan for a validated workflow: decision, contract, rounds, policies, findings, verdict. */
-import { buildDiscovery, buildEnvelope, buildRetry } from './contract.js';
+import { buildDiscovery, buildEnvelope, buildRetry, usesSamplingTools } from './contract.js';
 import { buildDecision, decideVerdict, wireFor } from './decision.js';
 import { hardRejects, refusals } from './findings.js';
 import { buildRemoval, buildSafety, buildState } from './policy.js';
@@ -23,7 +23,7 @@ export function buildPlan(workflow: Workflow, options: BuildPlanOptions = {}): P
     discovery: buildDiscovery(workflow),
     envelope: buildEnvelope(workflow, wire),
     rounds,
-    retry: buildRetry(wire),
+    retry: buildRetry(wire, usesSamplingTools(workflow)),
     state: buildState(workflow, wire),
     safety: buildSafety(workflow, wire, rounds.rows),
     removal: buildRemoval(workflow, wire),

@@ -1,6 +1,7 @@
 /** Sections 2, 3 and 5: the discovery contract, the request envelope with its exact errors, and retries. */
 import type { EnvelopeError, Plan, Wire } from './types.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
+import { neededModelSteps } from './decision.js';
 import type { Workflow } from './workflow.js';
 
 export const LIST_TTL_MS = 300_000;
@@ -31,8 +32,15 @@ export function buildDiscovery(workflow: Workflow): Plan['discovery'] {
   };
 }
 
+/** Whether the tool's sampling uses tools: a needed model step runs a tool loop, or the design says so. */
+export function usesSamplingTools(workflow: Workflow): boolean {
+  return (
+    workflow.design?.sampling?.tools === true || neededModelSteps(workflow).some((step) => step.tools !== undefined)
+  );
+}
+
 export function requiredCapabilities(workflow: Workflow): Record<string, unknown> {
-  return { sampling: workflow.design?.sampling?.tools === true ? { tools: {} } : {} };
+  return { sampling: usesSamplingTools(workflow) ? { tools: {} } : {} };
 }
 
 export function buildEnvelope(workflow: Workflow, wire: Wire): Plan['envelope'] {
@@ -54,7 +62,9 @@ export function buildEnvelope(workflow: Workflow, wire: Wire): Plan['envelope'] 
   if (wire === 'mrtr') {
     errors.push(
       {
-        case: `\`tools/call\` \`${workflow.tool.name}\` without the \`sampling\` capability (checked before any work)`,
+        case: usesSamplingTools(workflow)
+          ? `\`tools/call\` \`${workflow.tool.name}\` without the \`sampling\` capability or its \`sampling.tools\` (a model step uses tools; checked before any work)`
+          : `\`tools/call\` \`${workflow.tool.name}\` without the \`sampling\` capability (checked before any work)`,
         code: -32021,
         data: JSON.stringify({ requiredCapabilities: requiredCapabilities(workflow) }),
         http: 400,
@@ -84,7 +94,7 @@ export function buildEnvelope(workflow: Workflow, wire: Wire): Plan['envelope'] 
   };
 }
 
-export function buildRetry(wire: Wire): Plan['retry'] {
+export function buildRetry(wire: Wire, tools = false): Plan['retry'] {
   if (wire === 'legacy') {
     return {
       applies: false,
@@ -104,9 +114,15 @@ export function buildRetry(wire: Wire): Plan['retry'] {
       'A fresh JSON-RPC id every round; the first request and each retry are independent.',
       "inputResponses holds this round's answers only, under the keys of the last inputRequests.",
       'requestState is echoed exactly as received (none if none was given); the client never parses it.',
-      'Each request carries its own _meta: protocolVersion, clientCapabilities (with sampling), clientInfo.',
+      `Each request carries its own _meta: protocolVersion, clientCapabilities (with sampling${tools ? ' and sampling.tools' : ''}), clientInfo.`,
       'A missing answer gets a new input_required for it (within the round cap), not an error.',
       'A declined request simply ends the flow: the client does not retry.',
+      ...(tools
+        ? [
+            "A tool loop round is a retry like any other: the model's tool_use answer goes back in inputResponses; " +
+              'the server runs the tools and answers with the next input_required (or the complete result).',
+          ]
+        : []),
     ],
   };
 }

@@ -5,7 +5,14 @@
 import type { AuditReport } from '../audit/types.js';
 import type { InferredWorkflow } from './inferWorkflow.js';
 import { statusOf } from './reportFacts.js';
-import { budgetOf, DEFAULT_MAX_RESPONSE_BYTES, finalLine, responseSchemaOf, validationOf } from './rounds.js';
+import {
+  budgetOf,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  finalLine,
+  responseSchemaOf,
+  toolLoopOf,
+  validationOf,
+} from './rounds.js';
 import type { Plan, RoundRow, Wire } from './types.js';
 import { isModelStep, type ModelStep, type Workflow } from './workflow.js';
 
@@ -39,10 +46,12 @@ export function observedRounds(
           ...(step === undefined ? { maxTokens: 0, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES } : budgetOf(step)),
           ...(seen.maxTokens !== undefined && { maxTokens: seen.maxTokens }),
         },
+        ...(step?.tools !== undefined && { toolLoop: toolLoopOf(step) }),
         observed: {
           ...(seen.includeContext !== undefined && { includeContext: seen.includeContext }),
           ...(seen.modelPreferences !== undefined && { modelPreferences: seen.modelPreferences }),
           systemPrompt: seen.systemPrompt,
+          ...(seen.tools && { tools: true as const }),
         },
       };
     });

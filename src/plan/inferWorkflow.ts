@@ -81,12 +81,16 @@ export function inferWorkflow(report: AuditReport): InferredWorkflow {
   const notes: string[] = [];
   const keys = new Map<string, string>();
   const taken = new Set<string>();
-  const observed = new Map<string, { index: number; method: string; maxTokens: number }>();
+  const observed = new Map<string, { index: number; method: string; maxTokens: number; tools: number }>();
   report.observed.rounds.forEach((seen, index) => {
     const tokens = seen.maxTokens ?? 1;
+    const tools = seen.tools ? 1 : 0;
     const known = observed.get(seen.inputKey);
-    if (known === undefined) observed.set(seen.inputKey, { index, method: seen.method, maxTokens: tokens });
-    else known.maxTokens = Math.max(known.maxTokens, tokens);
+    if (known === undefined) observed.set(seen.inputKey, { index, method: seen.method, maxTokens: tokens, tools });
+    else {
+      known.maxTokens = Math.max(known.maxTokens, tokens);
+      known.tools += tools;
+    }
   });
   const kept = [...observed.entries()].slice(0, MAX_STEPS);
   if (observed.size > MAX_STEPS) {
@@ -106,6 +110,12 @@ export function inferWorkflow(report: AuditReport): InferredWorkflow {
         `\`${key}\`: the live tool asks for ${seen.maxTokens} tokens; the inferred step is clamped to ${maxTokens}.`,
       );
     }
+    if (seen.tools > 0) {
+      notes.push(
+        `\`${key}\` offered tools in ${seen.tools} observed round${seen.tools === 1 ? '' : 's'}: the inferred step runs a ` +
+          'tool loop; the report names neither the tools nor the bounds, so the plan shows the defaults.',
+      );
+    }
     return {
       name,
       kind: 'model' as const,
@@ -113,8 +123,10 @@ export function inferWorkflow(report: AuditReport): InferredWorkflow {
       inputKey: name,
       output: { text: 'not declared; observed on the live tool' },
       budget: { maxTokens },
+      ...(seen.tools > 0 && { tools: {} }),
     };
   });
+  const toolLoop = kept.some(([, seen]) => seen.tools > 0);
   const description = tool.description?.trim() ?? '';
   if (description === '') notes.push('The live tool has no description: the plan shows a placeholder.');
   const server = report.observed.server;
@@ -132,6 +144,7 @@ export function inferWorkflow(report: AuditReport): InferredWorkflow {
       sampling: {
         delivery: statusOf(report, 'transport.no_server_requests') === 'fail' ? 'live' : 'mrtr',
         includeContext: (CONTEXT_RANK.includes(worst) ? worst : 'allServers') as 'none',
+        ...(toolLoop && { tools: true }),
       },
     }),
     sessions: statusOf(report, 'transport.no_sessions') === 'fail',

@@ -1,12 +1,39 @@
 /** Sections 6, 7 and 8: state protection, the safety policy, and the removal plan. */
 import type { Plan, RoundRow, Wire } from './types.js';
+import { usesSamplingTools } from './contract.js';
 import type { Workflow } from './workflow.js';
 
 export const SAMPLING_REMOVABLE_ON = '2027-07-28';
 export const DEFAULT_STATE_TTL_SECONDS = 300;
 
+/** The declared cap, else two rounds per step (a re-ask each) and a tool loop's rounds plus one. */
 export function roundCap(workflow: Workflow, rows: readonly RoundRow[]): number {
-  return workflow.limits?.maxRounds ?? Math.max(1, rows.length * 2);
+  const rounds = rows.reduce((sum, row) => sum + (row.toolLoop === undefined ? 2 : row.toolLoop.maxRounds + 1), 0);
+  return workflow.limits?.maxRounds ?? Math.max(1, rounds);
+}
+
+function toolLoopPolicy(rows: readonly RoundRow[], wire: Wire): Plan['safety'] {
+  const bounds = rows
+    .flatMap(({ inputKey, toolLoop: loop }) =>
+      loop === undefined
+        ? []
+        : [`${inputKey}: ${loop.maxCalls} tool calls, ${loop.maxRounds} rounds, ${loop.maxBytes} bytes of results`],
+    )
+    .join('; ');
+  if (bounds === '') return [];
+  const client =
+    wire === 'inline'
+      ? 'the provider never runs a tool itself'
+      : 'the client checks the pairing too, shows the tools and calls in its approval, and caps rounds';
+  return [
+    {
+      rule: 'tool loop',
+      policy:
+        `The server runs every tool itself: read-only tools, under the same access checks and byte budgets as the rest of the tool. Per run: ${bounds}; ` +
+        'a bound hit ends the loop with one last round at toolChoice "none". Only offered tools, unique tool_use ids, arguments valid ' +
+        `against each inputSchema, exactly one tool_result per tool_use; ${client}.`,
+    },
+  ];
 }
 
 export function buildState(workflow: Workflow, wire: Wire): Plan['state'] {
@@ -46,8 +73,13 @@ export function buildState(workflow: Workflow, wire: Wire): Plan['state'] {
 
 function tokenLine(rows: readonly RoundRow[]): string {
   if (rows.length === 0) return 'none';
-  const total = rows.reduce((sum, row) => sum + row.budget.maxTokens, 0);
-  return `${rows.map((row) => `${row.inputKey} ${row.budget.maxTokens}`).join(', ')}; at most ${total} per call`;
+  const total = rows.reduce((sum, row) => sum + row.budget.maxTokens * (row.toolLoop?.maxRounds ?? 1), 0);
+  const each = rows.map(({ inputKey, budget, toolLoop }) =>
+    toolLoop === undefined
+      ? `${inputKey} ${budget.maxTokens}`
+      : `${inputKey} ${budget.maxTokens} in each of its ${toolLoop.maxRounds} loop rounds`,
+  );
+  return `${each.join(', ')}; at most ${total} per call`;
 }
 
 function byteLine(rows: readonly RoundRow[]): string {
@@ -93,12 +125,17 @@ export function buildSafety(workflow: Workflow, wire: Wire, rows: readonly Round
       rule: 'validation',
       policy: 'Per the round table; model output is data, never identity, authorization or consent.',
     },
+    ...toolLoopPolicy(rows, wire),
     {
       rule: 'capabilities',
       policy: mrtr
-        ? 'Embed only what the request declared: -32021 without sampling; tools in sampling only with sampling.tools.'
+        ? usesSamplingTools(workflow)
+          ? 'Embed only what the request declared: -32021 naming sampling.tools unless the request declared it (a step uses tools).'
+          : 'Embed only what the request declared: -32021 without sampling; tools in sampling only with sampling.tools.'
         : legacy
-          ? 'Send sampling/createMessage only to clients that declared sampling at initialize; tools only with sampling.tools.'
+          ? usesSamplingTools(workflow)
+            ? 'Send sampling/createMessage only to clients that declared sampling.tools at initialize (a step uses tools).'
+            : 'Send sampling/createMessage only to clients that declared sampling at initialize; tools only with sampling.tools.'
           : 'No client capability is needed; the server never embeds input requests.',
     },
     ...(mrtr || legacy

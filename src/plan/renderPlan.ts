@@ -17,6 +17,7 @@ function observedCell(row: RoundRow): string {
   const parts = [
     `includeContext ${row.observed.includeContext === undefined ? 'omitted' : code(row.observed.includeContext)}`,
     row.observed.systemPrompt ? 'systemPrompt' : 'no systemPrompt',
+    ...(row.observed.tools === true ? ['tools offered'] : []),
     ...(row.observed.modelPreferences === undefined ? [] : [code(JSON.stringify(row.observed.modelPreferences))]),
   ];
   return parts.join('; ');
@@ -29,7 +30,7 @@ function roundTable(rounds: Plan['rounds']): string {
   const rows = rounds.rows.map((row) => [
     String(row.round),
     code(row.inputKey),
-    row.method.includes('/') ? code(row.method) : row.method,
+    `${row.method.includes('/') ? code(row.method) : row.method}${row.toolLoop === undefined ? '' : ' with tools (a loop)'}`,
     schemaCell(row.responseSchema),
     row.validation,
     budgetCell(row.budget),

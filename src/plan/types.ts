@@ -24,6 +24,20 @@ export interface EnvelopeError {
   http: number;
 }
 
+/** The bounds of a model step's tool loop (SEP-1577): the server runs it, the client caps it too. */
+export interface ToolLoopPlan {
+  /** The tools offered (empty when the workflow does not name them). */
+  tools: string[];
+  /** Each round but the last: the model may call tools or answer. */
+  toolChoice: 'auto';
+  maxCalls: number;
+  maxRounds: number;
+  /** Bytes of tool results sent to the model per run. */
+  maxBytes: number;
+  /** When a bound is hit (or the calls are done), one last round asks for the answer with tools disabled. */
+  finalToolChoice: 'none';
+}
+
 export interface RoundRow {
   round: number;
   inputKey: string;
@@ -33,8 +47,16 @@ export interface RoundRow {
   responseSchema: Record<string, unknown> | boolean | string;
   validation: string;
   budget: { maxTokens: number; maxResponseBytes: number; maxPromptBytes?: number };
+  /** Present when the step runs a tool loop: its bounds (the budget above is per round). */
+  toolLoop?: ToolLoopPlan;
   /** Only in rounds filled from an audit report: what the live server sent. */
-  observed?: { includeContext?: string; modelPreferences?: Record<string, unknown>; systemPrompt: boolean };
+  observed?: {
+    includeContext?: string;
+    modelPreferences?: Record<string, unknown>;
+    systemPrompt: boolean;
+    /** Present (true) when the request offered tools. */
+    tools?: true;
+  };
 }
 
 export interface Plan {

@@ -18,6 +18,21 @@ export interface ModelPreferencesHint {
   hints?: string[];
 }
 
+/**
+ * A model step that uses tools (SEP-1577): the server offers them inside the step's sampling request
+ * and runs the loop itself, within these bounds; the defaults are the planner's (see `toolLoopOf`).
+ */
+export interface StepTools {
+  /** The tools offered. Absent: not declared (a workflow inferred from an audit, which does not record them). */
+  names?: string[];
+  /** Tool calls per run. Default 12. */
+  maxCalls?: number;
+  /** Sampling rounds of the loop, the last one (`toolChoice: "none"`) included. Default `maxCalls + 1`. */
+  maxRounds?: number;
+  /** Bytes of tool results sent to the model per run. Default 65536. */
+  maxBytes?: number;
+}
+
 export interface DeterministicStep {
   name: string;
   kind: 'deterministic';
@@ -40,6 +55,8 @@ export interface ModelStep {
   decides?: StepDecision[];
   /** True when plain code could produce this step's output (sorting, filtering, parsing…). */
   replaceableByCode?: boolean;
+  /** Present when the model is offered tools inside the step's sampling request (a tool loop). */
+  tools?: StepTools;
 }
 
 export type WorkflowStep = DeterministicStep | ModelStep;

@@ -12,7 +12,16 @@ const priority = { type: 'number', minimum: 0, maximum: 1 };
 export const MAX_STEP_TOKENS = 200000;
 export const MAX_STEPS = 32;
 export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_.-]{1,128}$';
-const MODEL_ONLY = ['inputKey', 'output', 'budget', 'preferences', 'disclosed', 'decides', 'replaceableByCode'];
+const MODEL_ONLY = [
+  'inputKey',
+  'output',
+  'budget',
+  'preferences',
+  'disclosed',
+  'decides',
+  'replaceableByCode',
+  'tools',
+];
 
 const step = {
   type: 'object',
@@ -69,6 +78,35 @@ const step = {
       description: "Model steps: what the answer is used for. Default ['content'].",
     },
     replaceableByCode: flag('Model steps: true when plain code could produce this output.'),
+    tools: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Model steps: the model is offered tools inside the sampling request (SEP-1577) and the server runs the ' +
+        'loop, within these bounds. Needs the sampling.tools capability.',
+      properties: {
+        names: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'string', pattern: TOOL_NAME_PATTERN },
+          description: 'The tools offered.',
+        },
+        maxCalls: { type: 'integer', minimum: 1, maximum: 100, description: 'Tool calls per run. Default 12.' },
+        maxRounds: {
+          type: 'integer',
+          minimum: 2,
+          maximum: 101,
+          description: 'Sampling rounds of the loop, the last one (toolChoice none) included. Default maxCalls + 1.',
+        },
+        maxBytes: {
+          type: 'integer',
+          minimum: 1024,
+          maximum: 16777216,
+          description: 'Bytes of tool results sent to the model per run. Default 65536.',
+        },
+      },
+    },
   },
   allOf: [
     {

@@ -56,6 +56,31 @@ describe('createAuditLog on a stream', () => {
     ]);
   });
 
+  it('writes the tool loop fields last, in a fixed order, cut like every string', async () => {
+    const { stream, lines } = collect();
+    const audit = await createAuditLog({ stream }, CLOCK);
+    audit.record({
+      toolUse: 'read_file src/index.ts',
+      toolCalls: `list_directory .; read_file ${'a'.repeat(400)}`,
+      toolChoice: 'auto',
+      tools: 'list_directory,read_file,search',
+      decision: 'approved',
+      round: 3,
+      key: 'explore',
+      method: 'sampling/createMessage',
+      tool: 'summarize_repo',
+      serverKey: 'k',
+      server: 's',
+    });
+    await audit.close();
+    const [line = ''] = lines();
+    const parsed = JSON.parse(line) as Record<string, string>;
+    expect(Object.keys(parsed).slice(-4)).toEqual(['tools', 'toolChoice', 'toolCalls', 'toolUse']);
+    expect(parsed['tools']).toBe('list_directory,read_file,search');
+    expect(parsed['toolCalls']).toHaveLength(MAX_AUDIT_STRING);
+    expect(parsed['toolCalls']?.endsWith('…')).toBe(true);
+  });
+
   it('never writes prompt or response text, whatever extra fields a caller passes', async () => {
     const { stream, lines } = collect();
     const audit = await createAuditLog({ stream }, CLOCK);

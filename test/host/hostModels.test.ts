@@ -57,6 +57,25 @@ describe('parseHostModelSpec', () => {
     });
   });
 
+  it('takes tool turns in a scripted file: the model then uses tools, and the host declares sampling.tools', async () => {
+    const script = join(dir, 'explore.json');
+    await writeFile(
+      script,
+      JSON.stringify({ explore: [{ toolUse: [{ name: 'read_file', input: { path: 'README.md' } }] }, 'Done.'] }),
+    );
+    const [entry] = await parseHostModelSpec(`scripted:${script}`);
+    expect(entry?.model.usesTools).toBe(true);
+    const answer = await entry!.model.complete({ key: 'explore', params: { messages: [], maxTokens: 10 } });
+    expect(answer).toMatchObject({
+      stopReason: 'toolUse',
+      content: [{ type: 'tool_use', name: 'read_file', input: { path: 'README.md' } }],
+    });
+    const texts = join(dir, 'texts.json');
+    await writeFile(texts, JSON.stringify({ pick_files: '["a.ts"]' }));
+    const [plain] = await parseHostModelSpec(`scripted:${texts}`);
+    expect(plain?.model.usesTools).toBe(false);
+  });
+
   it('refuses a scripted file that is not an object of texts', async () => {
     const script = join(dir, 'bad.json');
     await writeFile(script, JSON.stringify({ pick_files: 3 }));

@@ -22,7 +22,8 @@ describe('mcp-model-input/host', () => {
       approver: await host.createApprover(host.parseApprovalMode('auto'), {}),
       rateLimiter: host.createRateLimiter({ capacity: 10, refillPerSecond: 10, maxWaitMs: 0 }),
     });
-    expect(runtime.capabilities).toEqual({ sampling: {} });
+    // sampling.tools only when the model can use tools.
+    expect(runtime.capabilities).toEqual({ sampling: models[0]?.model.usesTools === true ? { tools: {} } : {} });
     const connection = await runtime.connect({
       kind: 'http',
       url: 'http://localhost/mcp',

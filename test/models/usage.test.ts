@@ -7,6 +7,7 @@ import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.
 import type { CompletionModel } from '../../src/models/modelSource.js';
 import { ModelProviderError } from '../../src/models/providerError.js';
 import { estimateInputTokens } from '../../src/models/providers/turns.js';
+import { createScriptedModel } from '../../src/models/scripted.js';
 import { MAX_ANSWER_BYTES } from '../../src/models/untrusted.js';
 import { createUsageMeter } from '../../src/models/usage.js';
 import { capturingLogger } from '../helpers/servers.js';
@@ -174,6 +175,18 @@ describe('usage meter', () => {
       }),
     };
     await expect(meter.complete(atCap, { key: 'summary', params })).resolves.toMatchObject({ model: 'm' });
+  });
+
+  it('an answer that calls tools is a bad response on this path (the flow offered none)', async () => {
+    const logger = capturingLogger();
+    const meter = createUsageMeter({ budget: { maxCalls: 5, maxTokens: 10_000 }, logger });
+    const model = createScriptedModel({ summary: { toolUse: [{ name: 'read_file', input: { path: 'a' } }] } });
+    const error = await meter.complete(model, { key: 'summary', params }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
+      failure: 'bad_response',
+      message: expect.stringContaining('calls tools') as unknown,
+    });
+    expect(logger.lines[0]).toMatch(/outcome=bad_response$/);
   });
 
   it('the model deadline: time spent in calls adds up; once spent, no call starts (injected clock)', async () => {

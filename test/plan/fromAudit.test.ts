@@ -51,6 +51,49 @@ describe('plan --from-audit', () => {
     ]);
   });
 
+  it('infers a tool loop from an embedded request that carries tools: sampling.tools in the gate, the loop in the plan', async () => {
+    const report = await example();
+    const [pick, summary] = report.observed.rounds;
+    report.observed.rounds = [
+      { ...pick!, inputKey: 'explore', tools: true },
+      { ...pick!, round: 2, inputKey: 'explore', tools: true },
+      { ...summary!, round: 3, tools: false },
+    ];
+    const inferred = inferWorkflow(report);
+    const steps = inferred.workflow.steps.filter((step) => step.kind === 'model');
+    expect(steps.map((step) => [step.inputKey, 'tools' in step ? step.tools : undefined])).toEqual([
+      ['explore', {}],
+      ['summary', undefined],
+    ]);
+    expect(inferred.workflow.design?.sampling?.tools).toBe(true);
+    expect(inferred.notes).toContain(
+      '`explore` offered tools in 2 observed rounds: the inferred step runs a tool loop; the report names neither the tools nor the bounds, so the plan shows the defaults.',
+    );
+    // Planned as the MRTR design the live tool is (a client model stated as required).
+    inferred.workflow.requirements.clientModel = { required: true, reason: 'the host brings its model' };
+    const plan = buildPlan(inferred.workflow, { rounds: observedRounds(report, inferred) });
+    expect(plan.envelope.errors.find((error) => error.code === -32021)?.data).toBe(
+      '{"requiredCapabilities":{"sampling":{"tools":{}}}}',
+    );
+    expect(plan.rounds.rows.map((row) => [row.inputKey, row.toolLoop?.maxCalls, row.observed?.tools])).toEqual([
+      ['explore', 12, true],
+      ['explore', 12, true],
+      ['summary', undefined, undefined],
+    ]);
+    expect(plan.rounds.rows[0]?.toolLoop).toEqual({
+      tools: [],
+      toolChoice: 'auto',
+      maxCalls: 12,
+      maxRounds: 13,
+      maxBytes: 65536,
+      finalToolChoice: 'none',
+    });
+    const markdown = renderPlanMarkdown(plan);
+    expect(markdown).toContain('`sampling/createMessage` with tools (a loop)');
+    expect(markdown).toContain('systemPrompt; tools offered');
+    expect(plan.safety.map((entry) => entry.rule)).toContain('tool loop');
+  });
+
   it('turns audit failures into design facts and findings', async () => {
     const report = await example();
     report.observed.rounds[0]!.includeContext = 'allServers';

@@ -23,6 +23,7 @@ const PLANS = `${ROOT}examples/plans/`;
 
 const EXAMPLES = [
   { name: 'summarize-repo', verdict: 'temporary MRTR compatibility', hardRejects: 0, refusals: 0 },
+  { name: 'explore-repo', verdict: 'temporary MRTR compatibility', hardRejects: 0, refusals: 0 },
   { name: 'count-lines', verdict: 'no model required', hardRejects: 0, refusals: 0 },
   { name: 'every-hard-reject', verdict: 'direct inference', hardRejects: 8, refusals: 0 },
   { name: 'every-refusal', verdict: 'no model required', hardRejects: 0, refusals: 4 },

@@ -94,6 +94,30 @@ describe('parseWorkflow', () => {
       'is required',
     ],
     ['a long state lifetime', (w: any) => (w.state.ttlSeconds = 86_400), 'state.ttlSeconds', 'must be <= 3600'],
+    [
+      'tools on a deterministic step',
+      (w: any) => (w.steps[0].tools = { names: ['read_file'] }),
+      'steps[0].tools',
+      'is only allowed on a model step',
+    ],
+    [
+      'a tool loop of one round (no room for the final toolChoice none)',
+      (w: any) => (w.steps[1].tools = { maxRounds: 1 }),
+      'steps[1].tools.maxRounds',
+      'must be >= 2',
+    ],
+    [
+      'a tool name with a space',
+      (w: any) => (w.steps[1].tools = { names: ['read file'] }),
+      'steps[1].tools.names[0]',
+      'must match ^[A-Za-z0-9_.-]{1,128}$',
+    ],
+    [
+      'an unknown tool loop bound',
+      (w: any) => (w.steps[1].tools = { maxSeconds: 30 }),
+      'steps[1].tools.maxSeconds',
+      'is not a known field',
+    ],
   ])('names the field for %s', (_label, mutate, field, message) => {
     const workflow = validWorkflow();
     mutate(workflow);

@@ -2,11 +2,14 @@
  * What the approval dialog shows for one round, as plain text: who asks (the server's self-declared
  * name, marked unverified, and the key the host knows it by), the tool, the round, and for every
  * sampling request its key, system prompt, a bounded preview of its messages, maxTokens and model
- * preferences. Every server-supplied string goes through `terminalSafe`; the whole preview is bounded.
+ * preferences; in a tool loop (SEP-1577) also the tools offered, the tool choice, and the tool calls
+ * the model already made (`name target`). Every server-supplied string goes through `terminalSafe`;
+ * the whole preview is bounded.
  */
 import type { ModelPreferences, SamplingMessage } from '@modelcontextprotocol/client';
 
 import { terminalSafe } from '../../protocol/sanitize.js';
+import { describeCalls, listed, summarizeToolLoop } from '../toolSummary.js';
 import type { ApprovalRound } from '../types.js';
 
 export const SUMMARY_LIMITS = {
@@ -105,6 +108,14 @@ export function summarizeRound(round: ApprovalRound): { title: string; body: str
     lines.push(`  system:    ${indent(system, '             ')}`);
     lines.push(`  maxTokens: ${params.maxTokens}`);
     lines.push(`  model:     ${describePreferences(params.modelPreferences)}`);
+    const loop = summarizeToolLoop(params);
+    if (loop !== undefined) {
+      const offered = loop.tools.length === 0 ? 'none offered' : listed(loop.tools);
+      lines.push(`  tools:     ${offered} · choice ${loop.choice}`);
+      lines.push(
+        `  calls:     ${loop.calls.length} so far${loop.calls.length === 0 ? '' : `: ${describeCalls(loop.calls)}`}`,
+      );
+    }
     lines.push(`  messages:  ${params.messages.length}`);
     for (const message of params.messages) {
       if (budget <= 0) {

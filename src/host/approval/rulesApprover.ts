@@ -1,7 +1,8 @@
 /**
  * `--approve rules:FILE`: decisions from a YAML or JSON rules file, read and checked once when the
  * approver is created. The first rule that matches an embedded request decides it; no match denies;
- * a round runs only if every one of its requests is allowed.
+ * a round runs only if every one of its requests is allowed. A request that offers tools (a tool
+ * loop, SEP-1577) is allowed only by a rule that lists every tool it offers in `tools`.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -25,10 +26,15 @@ export interface ApprovalRule {
   decision: 'allow' | 'deny';
   /** For `allow`: only requests whose `maxTokens` is at most this. */
   maxTokens?: number;
+  /**
+   * For `allow`: the tools a request may offer the model. Without it, an allow rule allows only
+   * requests that offer no tools.
+   */
+  tools?: string[];
 }
 
 export const MAX_RULES_FILE_BYTES = 256 * 1024;
-const RULE_KEYS = ['server', 'tool', 'key', 'decision', 'maxTokens'];
+const RULE_KEYS = ['server', 'tool', 'key', 'decision', 'maxTokens', 'tools'];
 
 function invalid(file: string, problem: string, cause?: unknown): ModelInputError<'config_invalid'> {
   return new ModelInputError('config_invalid', `rules file ${file}: ${problem}`, { cause });
@@ -64,6 +70,18 @@ function checkRule(file: string, value: unknown, at: string): ApprovalRule {
     }
     if (rule.decision !== 'allow') throw invalid(file, `${at}: maxTokens only applies to allow rules`);
     rule.maxTokens = ceiling;
+  }
+  if (value.tools !== undefined) {
+    const tools = value.tools;
+    if (
+      !Array.isArray(tools) ||
+      tools.length === 0 ||
+      !tools.every((name) => typeof name === 'string' && name !== '')
+    ) {
+      throw invalid(file, `${at}: tools must be a non-empty list of tool names`);
+    }
+    if (rule.decision !== 'allow') throw invalid(file, `${at}: tools only applies to allow rules`);
+    rule.tools = tools as string[];
   }
   return rule;
 }
@@ -139,6 +157,15 @@ export function decideByRules(rules: readonly ApprovalRule[], round: ApprovalRou
       return {
         kind: 'deny',
         reason: `input ${key}: maxTokens ${request.params.maxTokens} is above the ceiling ${rule.maxTokens} of rule ${index + 1}`,
+      };
+    }
+    const offered = (request.params.tools ?? []).map((tool) => tool.name);
+    const unlisted = offered.filter((name) => !(rule.tools ?? []).includes(name));
+    if (unlisted.length > 0) {
+      const names = unlisted.map((name) => terminalSafe(name, 64)).join(', ');
+      return {
+        kind: 'deny',
+        reason: `input ${key}: offers tools rule ${index + 1} does not list (${names.slice(0, 300)}); list them in its tools`,
       };
     }
   }

@@ -1,8 +1,9 @@
 /**
  * Decides whether the host model's answer may go back to the server: a sampling result
  * (`role: "assistant"`, content blocks of valid shapes, a `model` name, an optional `stopReason`)
- * of at most `maxResponseBytes` of JSON. Anything else is `response_invalid`. Only those fields are
- * sent back: whatever else a provider put on its answer stays in the host.
+ * of at most `maxResponseBytes` of JSON; to a request that offered tools, tool uses with unique ids
+ * and only the tools offered (none under `toolChoice: "none"`). Anything else is `response_invalid`.
+ * Only those fields are sent back: whatever else a provider put on its answer stays in the host.
  */
 import type { CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
 
@@ -10,6 +11,7 @@ import type { CallPosition } from '../types.js';
 import { checkContent } from './contentBlocks.js';
 import type { RequestLimits } from './limits.js';
 import { isObject, jsonBytes, refuse } from './refusal.js';
+import { answerToolProblem, type OfferedTools } from './toolPairing.js';
 
 /** UTF-8 bytes of the JSON of an answer (`Infinity` when it is not JSON). */
 export function responseBytes(result: unknown): number {
@@ -23,6 +25,17 @@ export interface ResponseCheckOptions {
    * may be one block or an array, tool_use and tool_result included.
    */
   toolsOffered?: boolean;
+  /** The tools the request offered and its tool choice: the answer's tool uses must keep to them (implies `toolsOffered`). */
+  offered?: OfferedTools;
+}
+
+/** What a validated request offered (`tools` or `toolChoice` present), for the answer's check. */
+export function offeredTools(params: {
+  tools?: ReadonlyArray<{ name: string }>;
+  toolChoice?: { mode?: 'auto' | 'required' | 'none' };
+}): OfferedTools | undefined {
+  if (params.tools === undefined && params.toolChoice === undefined) return undefined;
+  return { names: (params.tools ?? []).map((tool) => tool.name), mode: params.toolChoice?.mode ?? 'auto' };
 }
 
 /**
@@ -34,7 +47,7 @@ export function checkModelResponse(
   result: unknown,
   limits: RequestLimits,
   position: CallPosition,
-  options?: ResponseCheckOptions & { toolsOffered?: false },
+  options?: ResponseCheckOptions & { toolsOffered?: false; offered?: undefined },
 ): CreateMessageResult;
 export function checkModelResponse(
   key: string,
@@ -69,7 +82,11 @@ export function checkModelResponse(
   const checked = checkContent(content, 'content');
   if (!checked.ok) throw invalid(`the model answer ${checked.problem}`);
   const answer = { role, model, ...(stopReason !== undefined && { stopReason }) } as const;
-  if (options.toolsOffered === true) return { ...answer, content: checked.content };
+  if (options.offered !== undefined) {
+    const problem = answerToolProblem(checked.content, options.offered);
+    if (problem !== undefined) throw invalid(`the model answer ${problem}`);
+  }
+  if (options.toolsOffered === true || options.offered !== undefined) return { ...answer, content: checked.content };
   const single = checked.content;
   if (Array.isArray(single) || single.type === 'tool_use' || single.type === 'tool_result') {
     throw invalid('the model answer must be one text, image or audio block: the request offered no tools');

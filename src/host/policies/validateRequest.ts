@@ -1,7 +1,8 @@
 /**
  * Decides whether one embedded request is well-formed and inside the request limits, and returns
  * it with unknown fields dropped. Sizes are checked before shapes, so an oversized prompt is refused
- * by its byte count alone. `includeContext` other than `"none"` is `covert_context`; anything else
+ * by its byte count alone; a tool loop's `tool_use`/`tool_result` pairing is checked after the shapes
+ * (toolPairing.ts). `includeContext` other than `"none"` is `covert_context`; anything else
  * malformed or over a limit is `request_invalid`; a method the host does not fulfil is
  * `request_unsupported`.
  */
@@ -12,6 +13,7 @@ import type { CallPosition, RawInputRequest, ValidInputRequest } from '../types.
 import { checkContent, type SamplingBlock } from './contentBlocks.js';
 import type { RequestLimits } from './limits.js';
 import { describeIssue, isObject, jsonBytes, quoted, refuse, utf8Bytes, utf8Over } from './refusal.js';
+import { toolPairingProblem } from './toolPairing.js';
 import { validateElicitation } from './validateElicitation.js';
 
 /** UTF-8 bytes of the JSON of `messages` plus those of `systemPrompt`: what the size limits count. */
@@ -94,6 +96,8 @@ function validateSampling(key: string, raw: unknown, limits: RequestLimits, posi
     if (!content.ok) throw invalid(content.problem);
     checked.push({ role: message.role, content: content.content });
   }
+  const pairing = toolPairingProblem(checked);
+  if (pairing !== undefined) throw invalid(pairing);
   const rest = optionalFields.safeParse(raw);
   if (!rest.success) throw invalid(describeIssue(rest.error));
   const kept = { systemPrompt, includeContext: includeContext === 'none' ? ('none' as const) : undefined };

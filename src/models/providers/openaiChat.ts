@@ -1,16 +1,33 @@
 /**
  * `openai:MODEL`: any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama's `/v1`, vLLM,
  * LM Studio, llama.cpp's server) through the official `openai` client, as a `CompletionModel`.
+ *
+ * Tools in sampling map to native function calling: MCP `tools` become `tools` of type `function`
+ * (`inputSchema` as `parameters`), `toolChoice.mode` becomes `tool_choice` (`auto`, `required`,
+ * `none`: the same words); an assistant turn's `tool_use` blocks become its `tool_calls` (arguments
+ * as JSON text), and a user turn's `tool_result` blocks become `role: "tool"` messages with their
+ * `tool_call_id`, in order, before any text of that turn. The answer's `tool_calls` come back as
+ * `tool_use` blocks with `stopReason: "toolUse"`.
  */
 import type { OpenAI } from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 
 import type { Logger } from '../../logger.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
 import { classifySdkError, type SdkErrorClasses } from './failure.js';
-import { badResponse, finishedText, providerContext, refusedError, retryingModel } from './adapter.js';
+import { badResponse, finishedAnswer, providerContext, refusedError, retryingModel, toolUses } from './adapter.js';
 import type { RetryPolicy } from './retry.js';
-import { answerUsage, reportedModel, toTextConversation, usageField } from './turns.js';
+import {
+  answerUsage,
+  plainText,
+  reportedModel,
+  toConversation,
+  usageField,
+  type Conversation,
+  type ToolMode,
+  type Turn,
+} from './turns.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -38,7 +55,18 @@ const chatCompletion = z.looseObject({
   choices: z.array(
     z.looseObject({
       finish_reason: z.string().nullish(),
-      message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
+      message: z.looseObject({
+        content: z.string().nullish(),
+        refusal: z.string().nullish(),
+        tool_calls: z
+          .array(
+            z.looseObject({
+              id: z.unknown().optional(),
+              function: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional() }).optional(),
+            }),
+          )
+          .nullish(),
+      }),
     }),
   ),
   usage: z.unknown(),
@@ -63,6 +91,53 @@ export function maxTokensFieldFor(baseURL: string): 'max_tokens' | 'max_completi
     return 'max_tokens';
   }
   return host === new URL(OPENAI_DEFAULT_BASE_URL).hostname ? 'max_completion_tokens' : 'max_tokens';
+}
+
+function texts(turn: Turn): string {
+  return turn.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+}
+
+/** One turn as Chat Completions messages (a user turn with tool results becomes several). */
+function chatTurn(turn: Turn): ChatCompletionMessageParam[] {
+  const plain = plainText(turn);
+  if (plain !== undefined) return [{ role: turn.role, content: plain }];
+  const text = texts(turn);
+  if (turn.role === 'assistant') {
+    const calls = turn.blocks.flatMap((block) =>
+      block.type === 'tool_use'
+        ? [
+            {
+              id: block.id,
+              type: 'function' as const,
+              function: { name: block.name, arguments: JSON.stringify(block.input) },
+            },
+          ]
+        : [],
+    );
+    return [{ role: 'assistant', content: text === '' ? null : text, tool_calls: calls }];
+  }
+  // Chat Completions has no error flag on a tool message: a failed tool says so in its text.
+  const results = turn.blocks.flatMap((block): ChatCompletionMessageParam[] =>
+    block.type === 'tool_result'
+      ? [{ role: 'tool', tool_call_id: block.toolUseId, content: block.isError ? `Error: ${block.text}` : block.text }]
+      : [],
+  );
+  return text === '' ? results : [...results, { role: 'user', content: text }];
+}
+
+function chatTools(conversation: Conversation): { tools?: ChatCompletionTool[]; tool_choice?: ToolMode } {
+  if (conversation.tools === undefined) return {};
+  return {
+    tools: conversation.tools.map((tool) => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description !== undefined && { description: tool.description }),
+        parameters: tool.inputSchema,
+      },
+    })),
+    ...(conversation.toolChoice !== undefined && { tool_choice: conversation.toolChoice }),
+  };
 }
 
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): CompletionModel {
@@ -92,7 +167,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
   );
 
   async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
-    const { system, turns } = toTextConversation(request.params, name);
+    const conversation = toConversation(request.params, name);
+    const { system, turns } = conversation;
     const { params } = request;
     const sdk = await load();
     errors = sdk.errors;
@@ -101,8 +177,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
         model: options.model,
         messages: [
           ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
-          ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
+          ...turns.flatMap(chatTurn),
         ],
+        ...chatTools(conversation),
         [maxTokensField]: params.maxTokens,
         ...(params.temperature !== undefined && { temperature: params.temperature }),
         ...(params.stopSequences !== undefined && params.stopSequences.length > 0 && { stop: params.stopSequences }),
@@ -115,22 +192,29 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     const response = parsed.data;
     const choice = response.choices[0];
     const content = choice?.message.content ?? '';
+    const rawCalls = choice?.message.tool_calls ?? [];
     // Billed even when the answer is then rejected; counts that make no sense are estimated instead.
     request.onUsage?.(
       answerUsage(
         { input: usageField(response.usage, 'prompt_tokens'), output: usageField(response.usage, 'completion_tokens') },
         params,
-        content,
+        rawCalls.length === 0 ? content : content + JSON.stringify(rawCalls),
       ),
     );
     if (choice === undefined) throw invalid('the answer has no choices');
     if (
       (choice.message.refusal != null && choice.message.refusal !== '') ||
-      (choice.finish_reason === 'content_filter' && content === '')
+      (choice.finish_reason === 'content_filter' && content === '' && rawCalls.length === 0)
     ) {
       throw refusedError(name);
     }
-    return finishedText(content, reportedModel(response.model, options.model), choice.finish_reason, STOP_REASONS);
+    const calls = toolUses(
+      rawCalls.map((call) => ({ id: call.id, name: call.function?.name, arguments: call.function?.arguments })),
+      conversation.tools !== undefined,
+      invalid,
+    );
+    const model = reportedModel(response.model, options.model);
+    return finishedAnswer({ text: content, calls }, model, choice.finish_reason, STOP_REASONS);
   }
 
   return retryingModel({

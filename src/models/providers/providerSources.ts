@@ -55,10 +55,11 @@ function isProvider(name: string): name is ProviderName {
 /**
  * A provider's model whose adapter (and, through it, the provider's SDK) loads at its first completion: a server
  * configured with a provider answers `server/discover` without either. The configuration was checked already.
+ * Both providers' adapters use tools natively (function calling, tool use).
  */
 function lazyModel(name: string, load: () => Promise<CompletionModel>): CompletionModel {
   let loaded: Promise<CompletionModel> | undefined;
-  return { name, complete: async (request) => (await (loaded ??= load())).complete(request) };
+  return { name, usesTools: true, complete: async (request) => (await (loaded ??= load())).complete(request) };
 }
 
 function openAIChat(options: OpenAIChatModelOptions): CompletionModel {

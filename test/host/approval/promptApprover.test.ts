@@ -176,6 +176,68 @@ describe('what the dialog shows', () => {
     expect(body).toContain('[tool_result] TEXT-IN-RESULT [resource file:///r] TEXT-IN-RESOURCE');
   });
 
+  it('in a tool loop: shows the tools offered, the tool choice and the calls made so far (names and targets)', () => {
+    const loop = sampling('explore');
+    loop.params.tools = [
+      { name: 'list_directory', inputSchema: { type: 'object' } },
+      { name: 'read_file', inputSchema: { type: 'object' } },
+      { name: 'search', inputSchema: { type: 'object' } },
+    ];
+    loop.params.toolChoice = { mode: 'none' };
+    loop.params.messages = [
+      { role: 'user', content: { type: 'text', text: 'Explore.' } },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'a', name: 'list_directory', input: { path: '.' } },
+          { type: 'tool_use', id: 'b', name: 'search', input: { pattern: 'TODO', path: 'src' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'a', content: [{ type: 'text', text: 'README.md' }] },
+          { type: 'tool_result', toolUseId: 'b', content: [{ type: 'text', text: 'src/a.ts:3' }] },
+        ],
+      },
+      { role: 'assistant', content: { type: 'tool_use', id: 'c', name: 'read_file', input: { path: 'README.md' } } },
+      { role: 'user', content: { type: 'tool_result', toolUseId: 'c', content: [{ type: 'text', text: '# hi' }] } },
+    ];
+    const { body } = summarizeRound(round([loop, sampling('plain')]));
+    expect(body).toContain('  tools:     list_directory, read_file, search · choice none');
+    expect(body).toContain('  calls:     3 so far: list_directory .; search "TODO" in src; read_file README.md');
+    // A request without tools gets no tool lines.
+    expect(body.split('[2/2]')[1]).not.toContain('tools:');
+    const fresh = sampling('explore');
+    fresh.params.tools = [{ name: 'read_file', inputSchema: { type: 'object' } }];
+    expect(summarizeRound(round([fresh])).body).toContain(
+      '  tools:     read_file · choice auto\n  calls:     0 so far',
+    );
+  });
+
+  it('bounds tool names, targets and the list of calls, and cleans them', () => {
+    const loop = sampling('explore');
+    loop.params.tools = [{ name: `evil\x1b[2J${'n'.repeat(200)}`, inputSchema: { type: 'object' } }];
+    loop.params.messages = [
+      { role: 'user', content: { type: 'text', text: 'Explore.' } },
+      {
+        role: 'assistant',
+        content: Array.from({ length: 20 }, (_, n) => ({
+          type: 'tool_use' as const,
+          id: `u${n}`,
+          name: 'read_file',
+          input: { path: `${n}-${'p'.repeat(300)}` },
+        })),
+      },
+    ];
+    const { body } = summarizeRound(round([loop]));
+    expect(body).not.toContain('\x1b');
+    expect(body).toContain(`tools:     evil${'n'.repeat(60)}… (+140 chars) · choice auto`);
+    const calls = body.split('\n').find((line) => line.startsWith('  calls:')) ?? '';
+    expect(calls).toMatch(/^ {2}calls: {5}20 so far: read_file 0-p{78}… \(\+222 chars\); read_file 1-/);
+    expect(calls.length).toBeLessThan(700);
+  });
+
   it('neutralises escape sequences in every server-supplied field', () => {
     const hostile = round([sampling('k\x1b[31m', 10, 'sys\x1b]0;TITLE\x07\u202E')], {
       server: { name: 'good\x1b[2K\rbad', key: 'stdio:x\x1b[A' },

@@ -71,8 +71,14 @@ describe('rules file', () => {
     expect(await loadError('top.yaml', 'rules: []\nversion: 2\n')).toMatch(/unknown top-level key 'version'/);
     expect(await loadError('list.yaml', 'rules: allow\n')).toMatch(/rules must be a list/);
     expect(await loadError('empty.yaml', '')).toMatch(/must be a mapping with a rules list/);
-    expect(await loadError('key.yaml', 'rules:\n  - decision: allow\n  - tools: x\n    decision: deny\n')).toMatch(
-      /rule 2: unknown key 'tools' \(allowed: server, tool, key, decision, maxTokens\)/,
+    expect(await loadError('key.yaml', 'rules:\n  - decision: allow\n  - model: x\n    decision: deny\n')).toMatch(
+      /rule 2: unknown key 'model' \(allowed: server, tool, key, decision, maxTokens, tools\)/,
+    );
+    expect(await loadError('tools.yaml', 'rules:\n  - decision: allow\n    tools: read_file\n')).toMatch(
+      /rule 1: tools must be a non-empty list of tool names/,
+    );
+    expect(await loadError('denytools.yaml', 'rules:\n  - decision: deny\n    tools: [read_file]\n')).toMatch(
+      /rule 1: tools only applies to allow rules/,
     );
     expect(await loadError('decision.yaml', 'rules:\n  - decision: yes\n')).toMatch(
       /rule 1: decision must be allow or deny \(got "yes"\)/,
@@ -158,6 +164,25 @@ describe('deciding by rules', () => {
       reason: "input 'pick_files': no matching rule",
     });
     expect(decideByRules([], round([sampling('k')]))).toEqual({ kind: 'deny', reason: "input 'k': no matching rule" });
+  });
+
+  it('allows a request that offers tools only by a rule listing every tool it offers', () => {
+    const loop = sampling('explore');
+    loop.params.tools = [
+      { name: 'read_file', inputSchema: { type: 'object' } },
+      { name: 'list_directory', inputSchema: { type: 'object' } },
+    ];
+    const server = 'http://127.0.0.1:8080/mcp';
+    expect(decideByRules([{ server, decision: 'allow' }], round([loop]))).toEqual({
+      kind: 'deny',
+      reason: "input 'explore': offers tools rule 1 does not list (read_file, list_directory); list them in its tools",
+    });
+    expect(decideByRules([{ server, decision: 'allow', tools: ['read_file'] }], round([loop]))).toEqual({
+      kind: 'deny',
+      reason: "input 'explore': offers tools rule 1 does not list (list_directory); list them in its tools",
+    });
+    const listed = [{ server, decision: 'allow' as const, tools: ['list_directory', 'read_file', 'search'] }];
+    expect(decideByRules(listed, round([loop, sampling('plain')]))).toEqual({ kind: 'approve', by: 'rule' });
   });
 
   it('neutralises a hostile key in the reason', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_REQUEST_LIMITS } from '../../../src/host/policies/limits.js';
-import { checkModelResponse, responseBytes } from '../../../src/host/policies/responseCheck.js';
+import { checkModelResponse, offeredTools, responseBytes } from '../../../src/host/policies/responseCheck.js';
 import { hostErrorOf, position } from './positions.js';
 
 const SECRET = 'private answer text';
@@ -59,6 +59,37 @@ describe('checkModelResponse', () => {
       toolsOffered: true,
     });
     expect(withTools.content).toEqual(blocks);
+  });
+
+  it('to a request that offered tools: only those tools, unique ids, none under toolChoice none', () => {
+    const offered = offeredTools({
+      tools: [{ name: 'read_file' }, { name: 'list_directory' }],
+      toolChoice: { mode: 'auto' },
+    });
+    const withOffered = (content: unknown, mode?: 'none') =>
+      checkModelResponse('explore', answer({ content, stopReason: 'toolUse' }), DEFAULT_REQUEST_LIMITS, position(4), {
+        offered: mode === undefined ? offered! : { ...offered!, mode },
+      });
+    const calls = [
+      { type: 'text', text: SECRET },
+      { type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'README.md' } },
+      { type: 'tool_use', id: 'b', name: 'list_directory', input: { path: 'src' } },
+    ];
+    expect(withOffered(calls).content).toEqual(calls);
+    expect(withOffered({ type: 'text', text: 'done' }, 'none').content).toEqual({ type: 'text', text: 'done' });
+    const cases: Array<[unknown, 'none' | undefined, string]> = [
+      [[calls[1], { ...calls[2], id: 'a' }], undefined, 'uses tool use id "a" twice'],
+      [[{ ...calls[1], name: 'shell' }], undefined, 'calls tool "shell", which the request did not offer'],
+      [[calls[1]], 'none', 'uses a tool, but the request said toolChoice "none"'],
+    ];
+    for (const [content, mode, problem] of cases) {
+      const error = hostErrorOf(() => withOffered(content, mode));
+      expect(error.code).toBe('response_invalid');
+      expect(error.detail).toEqual({ key: 'explore', round: 4 });
+      expect(error.message).toBe(`input "explore": the model answer ${problem}`);
+    }
+    expect(offeredTools({})).toBeUndefined();
+    expect(offeredTools({ toolChoice: {} })).toEqual({ names: [], mode: 'auto' });
   });
 
   it('refuses an answer over maxResponseBytes by size, without quoting it', () => {

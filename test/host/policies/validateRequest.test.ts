@@ -51,19 +51,47 @@ describe('validateInputRequest: sampling', () => {
     });
   });
 
-  it('accepts image, audio, tool_use and tool_result blocks', () => {
-    const content = [
+  it('accepts image, audio, tool_use and tool_result blocks, in a loop that pairs them', () => {
+    const asked = [
       { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
       { type: 'audio', data: 'aGVsbG8=', mimeType: 'audio/wav' },
-      { type: 'tool_use', id: 't1', name: 'search', input: { q: 'x' } },
+    ];
+    const used = [text('searching'), { type: 'tool_use', id: 't1', name: 'search', input: { q: 'x' } }];
+    const results = [
       {
         type: 'tool_result',
         toolUseId: 't1',
         content: [text('found'), { type: 'resource_link', uri: 'file:///a', name: 'a' }],
       },
     ];
-    const valid = validate(samplingParams({ messages: [{ role: 'user', content }] }));
-    expect(valid.method === 'sampling/createMessage' && valid.params.messages[0]?.content).toEqual(content);
+    const messages = [
+      { role: 'user', content: asked },
+      { role: 'assistant', content: used },
+      { role: 'user', content: results },
+    ];
+    const valid = validate(samplingParams({ messages }));
+    expect(valid.method === 'sampling/createMessage' && valid.params.messages.map((m) => m.content)).toEqual([
+      asked,
+      used,
+      results,
+    ]);
+  });
+
+  it('refuses a tool loop whose tool_use and tool_result blocks do not pair (toolPairing.ts)', () => {
+    const use = (id: string) => ({ type: 'tool_use', id, name: 'read_file', input: { path: SECRET } });
+    const result = (id: string) => ({ type: 'tool_result', toolUseId: id, content: [text(SECRET)] });
+    const error = refusal(
+      samplingParams({
+        messages: [
+          { role: 'user', content: text('go') },
+          { role: 'assistant', content: [use('a'), use('b')] },
+          { role: 'user', content: [result('a')] },
+        ],
+      }),
+    );
+    expect(error.code).toBe('request_invalid');
+    expect(error.message).toBe('input "pick_files": messages[2] leaves tool use "b" of messages[1] without a result');
+    expect(error.message).not.toContain(SECRET);
   });
 
   it('requires maxTokens as a positive integer within the limit, saying what was asked', () => {

@@ -7,9 +7,9 @@ import { NODE_FILES, NODE_PROJECT, pickText, request, summaryText } from '../../
 const model = createBuiltinModel();
 
 async function answer(req: ModelCompletionRequest): Promise<string> {
-  const result = await model.complete(req);
-  if (result.content.type !== 'text') throw new Error('expected a text answer');
-  return result.content.text;
+  const { content } = await model.complete(req);
+  if (Array.isArray(content) || content.type !== 'text') throw new Error('expected a text answer');
+  return content.text;
 }
 
 async function pick(text: string, key = 'pick_files'): Promise<string[]> {
@@ -23,7 +23,7 @@ describe('createBuiltinModel', () => {
     expect(model.name).toBe(BUILTIN_MODEL_NAME);
     const result = await model.complete(request(pickText(NODE_PROJECT, 3)));
     expect(result).toMatchObject({ role: 'assistant', model: BUILTIN_MODEL_NAME, stopReason: 'endTurn' });
-    expect(result.content.type).toBe('text');
+    expect(result.content).toMatchObject({ type: 'text' });
   });
 
   it('recognises the task by the prompt text, not by the key', async () => {

@@ -8,9 +8,9 @@ import type { PromptFile } from '../../../models/prompts.js';
 const model = createBuiltinModel();
 
 async function answer(req: ModelCompletionRequest): Promise<string> {
-  const result = await model.complete(req);
-  if (result.content.type !== 'text') throw new Error('expected a text answer');
-  return result.content.text;
+  const { content } = await model.complete(req);
+  if (Array.isArray(content) || content.type !== 'text') throw new Error('expected a text answer');
+  return content.text;
 }
 
 async function summarize(files: readonly PromptFile[], audience?: string, maxTokens = 1200): Promise<string> {
