@@ -18,7 +18,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
-import { inspectPath } from './classify.js';
+import { hasBinaryExtension, inspectPath, isBinaryHead } from './classify.js';
 import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
 import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
@@ -28,14 +28,16 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath } from './pathCheck.js';
-import { readFiles } from './reader.js';
+import { createReadCursor, openConfined, readFiles, readHead, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
+  CandidateReader,
   InspectResult,
   ReadBudget,
+  ReadFileResult,
   ReadResult,
   RepoFile,
   RepoListing,
@@ -226,6 +228,59 @@ class FsRepository implements Repository {
       maxBytes: 64 * 1024,
     });
     return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
+  }
+
+  candidateReader(budget: ReadBudget, subPath?: string): CandidateReader {
+    const ctx = this.ctx;
+    const cursor = createReadCursor(budget);
+    const files: ReadFileResult[] = [];
+    const skips = new SkipCollector();
+    const taken = new Map<string, RepoFile>();
+    let base: Promise<string> | undefined;
+    const take = async (relPath: string): Promise<RepoFile | undefined> => {
+      const root = await (base ??= resolveSubPath(ctx.root, subPath));
+      const candidate = normalizeRelPath(relPath);
+      if (candidate === undefined || candidate === '') return undefined;
+      if (root !== '' && !candidate.startsWith(`${root}/`)) return undefined;
+      const known = taken.get(candidate);
+      if (known !== undefined) return known;
+      // The inspection's cheap filters first (classify.ts), then the listing's verdict for this one path.
+      if (ctx.secretFiles.isSecret(candidate) || hasBinaryExtension(candidate)) return undefined;
+      if (!(await this.isListed(candidate))) return undefined;
+      ctx.signal?.throwIfAborted();
+      const opened = await openConfined(ctx.root, candidate, ctx.secretFiles);
+      if ('reason' in opened) return undefined;
+      try {
+        if (opened.size > ctx.maxFileBytes) return undefined;
+        let head: Buffer;
+        try {
+          head = await readHead(opened, cursor, ctx.sniffBytes);
+        } catch {
+          return undefined;
+        }
+        if (isBinaryHead(head.subarray(0, ctx.sniffBytes))) return undefined;
+        const file = { path: candidate, size: opened.size };
+        taken.set(candidate, file);
+        try {
+          files.push(await showHead(opened, head, cursor));
+        } catch {
+          // Passed inspection but could not be shown: picked, and reported as read() would report it.
+          skips.add('unreadable', candidate);
+        }
+        return file;
+      } finally {
+        await opened.handle.close().catch(() => undefined);
+      }
+    };
+    return {
+      take,
+      result: () => ({
+        files: [...files],
+        skipped: skips.toArray(),
+        totalBytesShown: cursor.totalBytesShown,
+        totalTokens: cursor.totalTokens,
+      }),
+    };
   }
 
   isSecretFile(relPath: string): boolean {
