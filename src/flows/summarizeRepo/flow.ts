@@ -181,6 +181,8 @@ export function createSummarizeRepoFlow(
       if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
       const repo = await repository();
       const entries = parsePickText(answerText(answer));
+      // The summary step prepared next needs the facts: taken from the survey cache while the picks are read.
+      factsOf(args).catch(() => undefined);
       const reader = repo.candidateReader(readBudgetOf(budgets), args.path);
       const validation = await validatePick(repo, entries, args.path, args.maxFiles, reader);
       return { next: readAhead(summaryPhase(state, validation), reader) };
