@@ -29,13 +29,19 @@ import { writeLine, type CliIo } from './io.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-/** The front as it is, except that once it has answered its first request the server warms up (app/warmUp.ts). */
+/**
+ * The front as it is, except that once it has answered its first request the server warms up (app/warmUp.ts), and
+ * gives the warm-up's synthetic call up when a tool call (or a request that does not name its method) arrives.
+ */
 function warmingUpAfterFirstAnswer(front: HttpFront): HttpFront {
+  const warmUp = new AbortController();
   const fetch = async (request: Request): Promise<Response> => {
+    const method = request.headers.get('mcp-method');
+    if (request.method === 'POST' && (method === null || method === 'tools/call')) warmUp.abort();
     try {
       return await front.fetch(request);
     } finally {
-      void warmUpServer();
+      void warmUpServer(warmUp.signal);
     }
   };
   return Object.assign(Object.create(front) as HttpFront, { fetch });
@@ -304,7 +310,13 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   if (address === undefined) {
     const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
     // What the first tool call needs loads once the first answer is out: never before it, never in the call.
-    const handle = serveModelInputStdio(server, { logger, onFirstAnswer: () => void warmUpServer() });
+    const warmUp = new AbortController();
+    const handle = serveModelInputStdio(server, {
+      logger,
+      onFirstAnswer: () => void warmUpServer(warmUp.signal),
+      // The warm-up's synthetic call is given up when a real one arrives: it never competes with it.
+      onRequest: (method) => method === 'tools/call' && warmUp.abort(),
+    });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     io.stdin.once('end', () => void handle.close());
     const code = await new Promise<number>((resolve) => {
