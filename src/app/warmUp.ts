@@ -4,8 +4,10 @@
  * the first call finds it ready: the tokenizer (on its own thread), the flow, its engine and the repository reader,
  * linguist's language index and the secret scanner — then one whole `summarize_repo` call, with the built-in model,
  * on a small synthetic tree in a fresh temporary directory (removed after it), through a stdio front of its own, so
- * that every code path the call takes has run once (compiled, its caches filled). The served root is never touched,
- * and the run keeps nothing: its own server, key ring and no survey cache.
+ * that every code path the call takes has run once (compiled, its caches filled). The synthetic call never touches
+ * the served root and keeps nothing: its own server, key ring and no survey cache. Last, given the served root (a
+ * server has exactly one), the survey its first call begins with is made into the process's survey cache
+ * (flows/summarizeRepo/run.ts, `warmServedSurvey`: bounded by the cache's caps, made twice only for a quick tree).
  *
  * One step per event-loop turn, so a request arriving meanwhile waits for one step at most; the synthetic call is
  * abandoned (its front closed, the directory removed) as soon as `signal` aborts — the server aborts it when a tool
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 
+import type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/run.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
 import { startTokenizerThread } from '../repo/tokens.js';
 
@@ -121,7 +124,10 @@ export async function warmUpCall(
   }
 }
 
-type Step = (signal: AbortSignal) => Promise<unknown>;
+/** The served root, as the server's `summarize_repo` tool reads it: its survey is made ahead of the first call. */
+export type ServedRoot = Pick<SummarizeRepoToolOptions, 'root' | 'repository' | 'budgets'>;
+
+type Step = (signal: AbortSignal, served: ServedRoot | undefined) => Promise<unknown>;
 
 const STEPS: readonly Step[] = [
   async () => startTokenizerThread(),
@@ -129,6 +135,10 @@ const STEPS: readonly Step[] = [
   async () => (await import('../repo/facts/languageData.js')).loadLanguageIndex(),
   async () => (await import('../repo/secrets/scanner.js')).scanText('warm-up: no secret here'),
   (signal) => warmUpCall(signal),
+  async (signal, served) => {
+    if (served === undefined) return;
+    await (await import('../flows/summarizeRepo/run.js')).warmServedSurvey(served, signal);
+  },
 ];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -137,14 +147,14 @@ let started: Promise<void> | undefined;
 
 /**
  * Starts the warm-up (once per process); the promise settles when every step has run, and never rejects. Once
- * `signal` aborts, the synthetic call is given up (or never made); the loading steps run regardless (each is what
- * the first call would do itself).
+ * `signal` aborts, the synthetic call and the served root's survey are given up (or never begun); the loading
+ * steps run regardless (each is what the first call would do itself).
  */
-export function warmUpServer(signal: AbortSignal = new AbortController().signal): Promise<void> {
+export function warmUpServer(signal: AbortSignal = new AbortController().signal, served?: ServedRoot): Promise<void> {
   started ??= (async () => {
     for (const step of STEPS) {
       await nextTurn();
-      await step(signal).catch(() => undefined);
+      await step(signal, served).catch(() => undefined);
     }
   })();
   return started;
