@@ -27,7 +27,7 @@ import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
-import { judgePath } from './pathCheck.js';
+import { judgePath, type RulesByDirectory } from './pathCheck.js';
 import { createReadCursor, openConfined, readFiles, readHead, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
@@ -217,8 +217,8 @@ class FsRepository implements Repository {
    * Whether a listing made now would hold `candidate`, judged for that one path (pathCheck.ts) instead of listing
    * the tree: a path only git's rules ignore is listed when git tracks it, as on the git fast path.
    */
-  private async isListed(candidate: string): Promise<boolean> {
-    const verdict = judgePath(this.ctx.root, candidate);
+  private async isListed(candidate: string, pass?: RulesByDirectory): Promise<boolean> {
+    const verdict = judgePath(this.ctx.root, candidate, pass);
     if (verdict !== 'git_ignored') return verdict === 'listed';
     if (!this.listOptions.useGit || !existsSync(path.join(this.ctx.root, VCS_DIR_NAME))) return false;
     const tracked = await runGit(['ls-files', '-c', '-z', '--', `:(literal)${candidate}`], {
@@ -236,6 +236,8 @@ class FsRepository implements Repository {
     const files: ReadFileResult[] = [];
     const skips = new SkipCollector();
     const taken = new Map<string, RepoFile>();
+    // Each directory's ignore files are read once for the whole pick.
+    const rules: RulesByDirectory = new Map();
     let base: Promise<string> | undefined;
     const take = async (relPath: string): Promise<RepoFile | undefined> => {
       const root = await (base ??= resolveSubPath(ctx.root, subPath));
@@ -246,7 +248,7 @@ class FsRepository implements Repository {
       if (known !== undefined) return known;
       // The inspection's cheap filters first (classify.ts), then the listing's verdict for this one path.
       if (ctx.secretFiles.isSecret(candidate) || hasBinaryExtension(candidate)) return undefined;
-      if (!(await this.isListed(candidate))) return undefined;
+      if (!(await this.isListed(candidate, rules))) return undefined;
       ctx.signal?.throwIfAborted();
       const opened = await openConfined(ctx.root, candidate, ctx.secretFiles);
       if ('reason' in opened) return undefined;
