@@ -136,9 +136,23 @@ function drainOnSignal(
         })
         .finally(() => void after().finally(() => resolve(0)));
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    onShutdownSignal(stop);
   });
+}
+
+/**
+ * Calls `stop` on the first SIGINT or SIGTERM; returns what removes the listeners (a stdio server that ends with
+ * its input leaves none behind, so `main` can run in-process many times).
+ */
+function onShutdownSignal(stop: (signal: string) => void): () => void {
+  const onInterrupt = () => stop('SIGINT');
+  const onTerminate = () => stop('SIGTERM');
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onTerminate);
+  return () => {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
+  };
 }
 
 /** The readiness checks of `/readyz`: keys loaded, store reachable. */
@@ -156,17 +170,6 @@ function readinessChecks(ring: KeyRing, store: SharedStore) {
 /** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
 function requestTimeoutFor(bodyTimeoutMs: number | undefined, defaultTimeoutMs: number): { requestTimeoutMs: number } {
   return { requestTimeoutMs: Math.max(defaultTimeoutMs, (bodyTimeoutMs ?? 0) + 5_000) };
-}
-
-function waitForShutdown(close: () => Promise<void>, logger: Logger): Promise<number> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      logger.info(`${signal}: shutting down`);
-      void close().finally(() => resolve(0));
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
 }
 
 export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
@@ -320,16 +323,23 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     const warmUp = new AbortController();
     const handle = serveModelInputStdio(server, {
       logger,
+      input: io.stdin,
+      output: io.stdout,
       onFirstAnswer: () => void warmUpServer(warmUp.signal, served),
       // The warm-up's synthetic call is given up when a real one arrives: it never competes with it.
       onRequest: (method) => method === 'tools/call' && warmUp.abort(),
     });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     io.stdin.once('end', () => void handle.close());
+    let dispose = () => {};
     const code = await new Promise<number>((resolve) => {
       io.stdin.once('close', () => resolve(0));
-      void waitForShutdown(() => handle.close(), logger).then(resolve);
+      dispose = onShutdownSignal((signal) => {
+        logger.info(`${signal}: shutting down`);
+        void handle.close().finally(() => resolve(0));
+      });
     });
+    dispose();
     await store.close();
     return code;
   }

@@ -1,15 +1,16 @@
-/** The size-limit flags of `serve` and `summarize`, observed on the wire and in the output. */
-import { execFile } from 'node:child_process';
+/**
+ * The size-limit flags of `serve` and `summarize`, observed on the wire and in the output; the commands run
+ * in-process (`main(argv, io)`).
+ */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI, meta, stdioChannel } from '../helpers/rawChannel.js';
+import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
+import { meta } from '../helpers/rawChannel.js';
 
-const run = promisify(execFile);
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 beforeAll(async () => {
   repo = await makeSampleRepo();
@@ -21,19 +22,19 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-async function cli(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('budget flags', () => {
   it('serve --pick-prompt-bytes bounds the pick_files prompt', async () => {
-    const channel = stdioChannel(['--root', repo.root, '--model', 'host', '--pick-prompt-bytes', '2048', '--quiet']);
+    const channel = inProcessStdioChannel([
+      '--root',
+      repo.root,
+      '--model',
+      'host',
+      '--pick-prompt-bytes',
+      '2048',
+      '--quiet',
+    ]);
     const reply = await channel.send({
       jsonrpc: '2.0',
       id: 1,

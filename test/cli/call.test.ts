@@ -1,7 +1,9 @@
 /**
- * `call` and `discover` as a user runs them: the built CLI as a child process, against hostile
- * servers on 127.0.0.1 and against our own server over stdio — exit codes, messages, the audit
- * file, and the approval dialog driven through a pseudo-terminal.
+ * `call` and `discover` as a user runs them: exit codes, messages and the audit file against hostile servers
+ * on 127.0.0.1 and against our own server over stdio (a `serve --stdio` child process of the command).
+ * The commands run in-process (`main(argv, io)`); end to end on the built `dist/cli.js`, through a
+ * pseudo-terminal or a pipe, stay what needs a real process: the approval dialog on a terminal, the result
+ * text on a terminal versus piped, and `discover` printing to a pipe.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { runCli, type CliRun } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import {
   complete,
@@ -22,23 +25,16 @@ import {
 import { DOWN, ENTER, spawnPty } from '../helpers/pty.js';
 import { CLI } from '../helpers/rawChannel.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
+const cli = runCli;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** The binary in a child process, its stdio piped. */
+function binary(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [CLI, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -251,7 +247,7 @@ describe('call: server text never drives the terminal', () => {
       } finally {
         pty.kill();
       }
-      const piped = await cli(['call', 'summarize_repo', '--url', server.url, '--approve', 'auto']);
+      const piped = await binary(['call', 'summarize_repo', '--url', server.url, '--approve', 'auto']);
       expect(piped.stdout).toBe(`result ${ATTACK} end\n`);
     } finally {
       await server.close();
@@ -290,8 +286,8 @@ describe('help', () => {
 describe('call and discover against our own server over stdio', () => {
   const serve = () => `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host --quiet`;
 
-  it('discover prints the unverified name, the revision and the tools', async () => {
-    const run = await cli(['discover', '--stdio', serve()]);
+  it('discover prints the unverified name, the revision and the tools (the binary, in a child process)', async () => {
+    const run = await binary(['discover', '--stdio', serve()]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^server: {3}mcp-model-input \S+ \(unverified: the server's own claim\)/);
     expect(run.stdout).toContain('revision: 2026-07-28 (stateless)');

@@ -1,4 +1,9 @@
-/** The CLI as users run it: the built `dist/cli.js` in a child process. */
+/**
+ * The CLI's commands through `main(argv, io)` in-process (captured streams, the environment the test gives).
+ * End to end on the built `dist/cli.js` in a child process, kept for what only a process shows: the summary on
+ * the real stdout with exit 0, a usage error's exit 2, state keys shared between two server processes through
+ * the environment, and `serve --http` stopping on SIGTERM.
+ */
 import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,11 +11,13 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { CLI, mcpRequest, meta } from '../helpers/rawChannel.js';
 
 const run = promisify(execFile);
+const cli = runCli;
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 
 beforeAll(async () => {
@@ -20,7 +27,8 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-async function cli(args: string[], env: Record<string, string> = {}) {
+/** The binary in a child process. */
+async function binary(args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
@@ -232,8 +240,10 @@ describe('state keys across processes', () => {
   });
 
   it('without keys it warns once that retries must return to this process', async () => {
-    const { stderr } = await oneCall({ MCP_MODEL_INPUT_STATE_KEYS: '' }, [callMessage()]);
-    expect(stderr.match(/random per-process key/g)).toHaveLength(1);
+    const channel = inProcessStdioChannel(['--model', 'host', '--root', repo.root], { MCP_MODEL_INPUT_STATE_KEYS: '' });
+    expect((await channel.send(callMessage())).message?.['result'].resultType).toBe('input_required');
+    await channel.close();
+    expect(channel.stderr().match(/random per-process key/g)).toHaveLength(1);
   });
 });
 
@@ -256,5 +266,18 @@ describe('tokens file', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('at least 16 characters');
     expect(stderr).not.toContain('short');
+  });
+});
+
+describe('the binary', () => {
+  it('prints the summary on its stdout and exits 0; bad usage exits 2 with the reason on stderr', async () => {
+    const ok = await binary(['summarize', repo.root, '--quiet']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('sample-widget');
+    expect(ok.stderr).toBe('');
+    const bad = await binary(['summarize', '--max-files', '9']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-files must be an integer from 1 to 8');
+    expect(bad.stdout).toBe('');
   });
 });

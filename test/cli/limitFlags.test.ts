@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
+/** The load-limit flags of `serve`; the command runs in-process (`main(argv, io)`). */
 import { PassThrough } from 'node:stream';
-import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
@@ -10,19 +9,10 @@ import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { SERVER_BUSY_CODE } from '../../src/server/admission.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { CLI, meta } from '../helpers/rawChannel.js';
+import { runCli } from '../helpers/cliIo.js';
+import { meta } from '../helpers/rawChannel.js';
 
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('serve load-limit flags', () => {
   it('parse into the front and admission options', () => {

@@ -1,20 +1,19 @@
 /**
- * `--model` and its companions on the real CLI (`dist/cli.js` in a child process): builtin as the
- * default for both commands, providers reached through their base URLs (a local server here),
- * config errors at start-up as one line with exit 2, and --trace on both paths.
+ * `--model` and its companions: builtin as the default for both commands, providers reached through their
+ * base URLs (a local server here), config errors at start-up as one line with exit 2, and --trace on both
+ * paths. The commands run in-process (`main(argv, io)`, the environment given as `io.env`). End to end on the
+ * built `dist/cli.js`: `serve --stdio --model openai:m` in a child process, its provider variables taken from
+ * the process environment.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { modelPlanFromFlags } from '../../src/cli/modelFlags.js';
 import { silentLogger } from '../../src/logger.js';
+import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI, meta, stdioChannel } from '../helpers/rawChannel.js';
+import { meta, stdioChannel } from '../helpers/rawChannel.js';
 import { chatCompletion, errorBody, startFakeProvider, type FakeProvider } from '../models/fakeProviders.js';
 
-const run = promisify(execFile);
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 let openai: FakeProvider;
 
@@ -27,19 +26,11 @@ afterAll(async () => {
   await openai.close();
 });
 
-/** No provider variables leak in from the developer's shell. */
+/** No provider variables leak in from the developer's shell (the child process inherits it). */
 const CLEAN_ENV = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '' };
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...CLEAN_ENV, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { ...CLEAN_ENV, ...env });
 }
 
 describe('summarize --model', () => {
@@ -161,7 +152,7 @@ describe('help for the model flags', () => {
 
 describe('serve --model', () => {
   it('defaults to builtin: a tools/call without sampling completes in one call', async () => {
-    const channel = stdioChannel(['--root', repo.root, '--quiet']);
+    const channel = inProcessStdioChannel(['--root', repo.root, '--quiet']);
     const reply = await channel.send({
       jsonrpc: '2.0',
       id: 1,
@@ -173,7 +164,7 @@ describe('serve --model', () => {
     await channel.close();
   });
 
-  it('logs one line per model call on stderr, never the prompt', async () => {
+  it('logs one line per model call on stderr, never the prompt (the binary, in a child process)', async () => {
     const channel = stdioChannel(['--root', repo.root, '--model', 'openai:m'], {
       ...CLEAN_ENV,
       OPENAI_BASE_URL: openai.baseUrl,

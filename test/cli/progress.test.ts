@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
 import { describe, expect, it } from 'vitest';
 
 import { createProgressLine, describeProgress } from '../../src/cli/progress.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI } from '../helpers/rawChannel.js';
+import { runCli } from '../helpers/cliIo.js';
 
 function fakeStream(isTTY: boolean): { isTTY: boolean; written: string[]; write(chunk: string): boolean } {
   const written: string[] = [];
@@ -53,11 +50,12 @@ describe('progress line', () => {
   });
 });
 
-describe('summarize with stderr piped', () => {
+describe('summarize with stderr not a terminal', () => {
   it('prints no progress line', async () => {
     const repo = await makeSampleRepo();
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, 'summarize', repo.root]);
+      // In-process: the captured stderr is a plain stream (no isTTY), as a pipe is.
+      const { stdout, stderr } = await runCli(['summarize', repo.root]);
       expect(stdout).toContain('sample-widget');
       expect(stderr).not.toContain('\u001b[2K');
       expect(stderr).not.toMatch(/listed \d+ files|reading files/);

@@ -1,19 +1,20 @@
 /**
- * Every `serve` flag, end to end on a real process: what it turns on can be observed on the wire.
+ * Every `serve` flag: what it turns on can be observed on the wire. On stdio, `serve` runs in-process
+ * (`main(argv, io)`); the usage errors and help too. End to end on a real process (`dist/cli.js`): the
+ * HTTP flags, which need the listening socket the binary opens and stop on SIGTERM.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { localPrincipal } from '../../src/server/principals.js';
 import { createKeyRing } from '../../src/state/index.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
 import { startHttpServer } from '../helpers/processes.js';
-import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
+import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
 import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 
@@ -41,10 +42,16 @@ const pickAnswer = {
 };
 
 describe('serve flags on stdio', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('--state-ttl: a state older than the TTL is refused', async () => {
-    const channel = stdioChannel(['--root', repo.root, '--model', 'host', '--state-ttl', '1', '--quiet']);
+    // The clock moves on (2 s past a 1 s TTL) instead of the test sleeping; it runs on in real time meanwhile.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--state-ttl', '1', '--quiet']);
     const first = await channel.send(call(1));
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    vi.setSystemTime(Date.now() + 2100);
     const late = await channel.send(
       call(2, { requestState: first.message?.['result'].requestState, inputResponses: pickAnswer }),
     );
@@ -54,7 +61,7 @@ describe('serve flags on stdio', () => {
   });
 
   it('--max-rounds: re-asking stops at the configured cap', async () => {
-    const channel = stdioChannel(['--root', repo.root, '--model', 'host', '--max-rounds', '2', '--quiet']);
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--max-rounds', '2', '--quiet']);
     const first = await channel.send(call(1));
     const again = await channel.send(call(2, { requestState: first.message?.['result'].requestState }));
     expect(again.message?.['result'].resultType).toBe('input_required');
@@ -66,7 +73,7 @@ describe('serve flags on stdio', () => {
   it('--state-keys-file: the first key mints; stdio state is bound to the local user', async () => {
     const file = join(scratch, 'keys');
     await writeFile(file, `# rotation: new first\n${KEYS}\nold:${Buffer.alloc(32, 1).toString('base64')}\n`);
-    const channel = stdioChannel(['--root', repo.root, '--model', 'host', '--state-keys-file', file]);
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--state-keys-file', file]);
     const first = await channel.send(call(1));
     const requestState = first.message?.['result'].requestState as string;
     expect(requestState.startsWith('mmi1.flags1.')).toBe(true);
@@ -147,16 +154,6 @@ describe('serve flags on HTTP', () => {
 });
 
 describe('legacy adapter flags', () => {
-  const run = promisify(execFile);
-  async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-    try {
-      const { stderr } = await run(process.execPath, [CLI, ...args]);
-      return { code: 0, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stderr: string };
-      return { code: failed.code, stderr: failed.stderr };
-    }
-  }
   /** A 2025-11-25 client's handshake, or a request on its session. */
   const legacyPost = (url: string, message: unknown, sessionId?: string) =>
     fetch(url, {
@@ -187,14 +184,14 @@ describe('legacy adapter flags', () => {
       '--max-samples-per-call needs --legacy on',
     ],
   ])('%j is a usage error', async (args, message) => {
-    const { code, stderr } = await cli(args);
+    const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('--help documents the legacy flags', async () => {
-    const { stdout } = await run(process.execPath, [CLI, 'serve', '--help']);
+    const { stdout } = await runCli(['serve', '--help']);
     for (const flag of ['--legacy on|off', '--max-samples-per-call N', '--max-sessions N', '--session-idle SECONDS']) {
       expect(stdout).toContain(flag);
     }

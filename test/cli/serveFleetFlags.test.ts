@@ -1,16 +1,16 @@
 /**
- * The fleet flags of `serve` on a real process: a store that is not there (fail closed, /readyz),
- * metrics on their own address, SIGTERM exits 0 after draining, and the usage errors.
+ * The fleet flags of `serve`. End to end on a real process (`dist/cli.js`): a store that is not there (fail
+ * closed, /readyz), metrics on their own address, SIGTERM exits 0 after draining. In-process
+ * (`main(argv, io)`): the usage errors and the help.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort } from '../../scripts/fleet/processes.js';
+import { runCli } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
-import { CLI, mcpRequest, meta } from '../helpers/rawChannel.js';
+import { mcpRequest, meta } from '../helpers/rawChannel.js';
 
 const KEYS = `fleet1:${Buffer.alloc(32, 9).toString('base64')}`;
 let repo: FixtureRepo;
@@ -74,16 +74,7 @@ describe('serve fleet flags', () => {
     expect(server.stderr()).toContain('SIGTERM: draining');
   });
 
-  const run = promisify(execFile);
-  async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-    try {
-      const { stderr } = await run(process.execPath, [CLI, ...args]);
-      return { code: 0, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stderr: string };
-      return { code: failed.code, stderr: failed.stderr };
-    }
-  }
+  const cli = (args: string[]) => runCli(args);
 
   it.each([
     [['serve', '--stdio', '--store', 'ftp://x'], '--store expects memory: or redis://host:port, not ftp:'],
@@ -99,7 +90,7 @@ describe('serve fleet flags', () => {
   });
 
   it('--help documents the fleet flags and the operations endpoints', async () => {
-    const { stdout } = await run(process.execPath, [CLI, 'serve', '--help']);
+    const { stdout } = await runCli(['serve', '--help']);
     for (const text of [
       '--store URL',
       '--rate-limit N',

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 import type { HttpFront } from '../../src/transports/http.js';
@@ -67,9 +68,37 @@ export function stdioChannel(args: string[], env: Record<string, string> = {}): 
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return lineChannel({
+    input: child.stdin,
+    output: child.stdout,
+    stderr: () => stderr,
+    exited: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  });
+}
+
+/** The two ends of a line-delimited JSON-RPC server (a child process, or `main` run in-process). */
+export interface LineEnds {
+  input: Writable;
+  output: Readable;
+  stderr(): string;
+  /** Resolves once the server has stopped after its input ended. */
+  exited(): Promise<void>;
+}
+
+/** A RawChannel over newline-delimited JSON-RPC: replies are matched by id, waits are event-driven and bounded. */
+export function lineChannel(ends: LineEnds): RawChannel {
+  const { input, output, stderr } = ends;
   const received: Record<string, any>[] = [];
   const waiters: Array<() => void> = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
+  createInterface({ input: output }).on('line', (line) => {
     received.push(JSON.parse(line) as Record<string, any>);
     for (const wake of waiters.splice(0)) wake();
   });
@@ -92,35 +121,28 @@ export function stdioChannel(args: string[], env: Record<string, string> = {}): 
   return {
     kind: 'stdio',
     async send(message) {
-      child.stdin.write(`${JSON.stringify(message)}\n`);
+      input.write(`${JSON.stringify(message)}\n`);
       const id = (message as { id?: unknown }).id;
       const reply = await waitFor((m) => m['id'] === id, 15_000);
-      if (reply === undefined) throw new Error(`no stdio reply for id ${JSON.stringify(id)}; stderr: ${stderr}`);
+      if (reply === undefined) throw new Error(`no stdio reply for id ${JSON.stringify(id)}; stderr: ${stderr()}`);
       return { message: reply };
     },
     async sendRaw(line) {
-      child.stdin.write(`${line}\n`);
+      input.write(`${line}\n`);
       const reply = await waitFor((m) => m['id'] === null, 15_000);
-      if (reply === undefined) throw new Error(`no stdio reply to a raw line; stderr: ${stderr}`);
+      if (reply === undefined) throw new Error(`no stdio reply to a raw line; stderr: ${stderr()}`);
       return { message: reply };
     },
     async notify(message) {
-      child.stdin.write(`${JSON.stringify(message)}\n`);
+      input.write(`${JSON.stringify(message)}\n`);
       const any = await waitFor(() => true, 300);
       return any === undefined ? {} : { message: any };
     },
     async close() {
-      child.stdin.end();
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      input.end();
+      await ends.exited();
     },
-    stderr: () => stderr,
+    stderr,
   };
 }
 
