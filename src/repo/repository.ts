@@ -230,8 +230,9 @@ class FsRepository implements Repository {
     return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
   }
 
-  candidateReader(budget: ReadBudget, subPath?: string): CandidateReader {
+  candidateReader(budget: ReadBudget, subPath?: string, expected = 0): CandidateReader {
     const ctx = this.ctx;
+    const onProgress = this.listOptions.onProgress;
     const cursor = createReadCursor(budget);
     const files: ReadFileResult[] = [];
     const skips = new SkipCollector();
@@ -265,6 +266,7 @@ class FsRepository implements Repository {
         taken.set(candidate, file);
         try {
           files.push(await showHead(opened, head, cursor));
+          onProgress?.({ phase: 'reading', done: taken.size, of: Math.max(expected, taken.size) });
         } catch {
           // Passed inspection but could not be shown: picked, and reported as read() would report it.
           skips.add('unreadable', candidate);

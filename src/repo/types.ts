@@ -186,7 +186,7 @@ export interface Repository {
    * {@link resolveCandidate} and {@link read} in one pass over the paths a model picked, each file opened once: see
    * {@link CandidateReader}.
    */
-  candidateReader(budget: ReadBudget, subPath?: string): CandidateReader;
+  candidateReader(budget: ReadBudget, subPath?: string, expected?: number): CandidateReader;
   /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
   isSecretFile(relPath: string): boolean;
 }
@@ -196,6 +196,8 @@ export interface Repository {
  * subPath)` would (listed now, confined, a regular file within the size cap, no known binary extension, no NUL in
  * its first bytes), and reads what it shows from the same open handle: the inspection's sniff is the start of the
  * read. A path taken before is given again without reading. `result()` is what `read(taken paths, budget)` returns.
+ * Progress (`reading`, done of at least `expected`, the number of paths the caller means to take) is reported as
+ * `read()` reports it.
  */
 export interface CandidateReader {
   take(relPath: string): Promise<RepoFile | undefined>;

@@ -1,7 +1,7 @@
 import { lstat, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReadBudget, Repository } from '../../src/repo/index.js';
+import type { ReadBudget, RepoProgress, Repository } from '../../src/repo/index.js';
 import { openRepository } from '../../src/repo/index.js';
 import { TempDirs, tryMkfifo, writeTree } from './fixture.js';
 
@@ -80,6 +80,25 @@ describe('candidateReader', () => {
     expect(result.files.map((file) => file.path)).toEqual(['README.md', 'src/main.ts']);
     expect(result.files[1]!.bytesShown).toBe(5);
     expect(result.totalBytesShown).toBe(40);
+  });
+});
+
+describe('candidateReader progress', () => {
+  it('reports reading as read() does, ending with every expected file read', async () => {
+    const events: RepoProgress[] = [];
+    const watched = await openRepository(root, { maxFileBytes: 200, onProgress: (event) => events.push(event) });
+    const reader = watched.candidateReader(GENEROUS, undefined, 2);
+    expect(await reader.take('src/logo.png')).toBeUndefined();
+    await reader.take('README.md');
+    await reader.take('src/main.ts');
+    const reading = events.filter((event) => event.phase === 'reading');
+    expect(reading).toEqual([
+      { phase: 'reading', done: 1, of: 2 },
+      { phase: 'reading', done: 2, of: 2 },
+    ]);
+    events.length = 0;
+    await watched.read(['README.md', 'src/main.ts'], GENEROUS);
+    expect(events.at(-1)).toEqual(reading.at(-1));
   });
 });
 

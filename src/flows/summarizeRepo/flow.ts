@@ -183,7 +183,7 @@ export function createSummarizeRepoFlow(
       const entries = parsePickText(answerText(answer));
       // The summary step prepared next needs the facts: taken from the survey cache while the picks are read.
       factsOf(args).catch(() => undefined);
-      const reader = repo.candidateReader(readBudgetOf(budgets), args.path);
+      const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(entries.length, args.maxFiles));
       const validation = await validatePick(repo, entries, args.path, args.maxFiles, reader);
       return { next: readAhead(summaryPhase(state, validation), reader) };
     },
@@ -204,7 +204,7 @@ export function createSummarizeRepoFlow(
           (path): path is string => path !== undefined,
         );
         const ranked = choosePicks({ candidates, limit: args.maxFiles, preferred });
-        const reader = repo.candidateReader(readBudgetOf(budgets), args.path);
+        const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(ranked.length, args.maxFiles));
         const validation = await validatePick(repo, ranked, args.path, args.maxFiles, reader);
         return { next: readAhead({ ...summaryPhase(state, validation), fallback: reason }, reader) };
       },
