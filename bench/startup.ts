@@ -120,10 +120,10 @@ async function toolCalls(
   repo: string,
   pauseMs: number,
   cli = CLI,
-): Promise<{ first: number; warm: number[]; changed: number }> {
+): Promise<{ first: number; warm: number[]; changed: number; cpuMs: number }> {
   const times: number[] = [];
   let changed = NaN;
-  await measure([cli, 'serve', '--stdio', '--root', repo], (child) => {
+  const sample = await measure([cli, 'serve', '--stdio', '--root', repo], (child) => {
     let id = 1;
     let sentAt = 0;
     const send = (): void => {
@@ -148,7 +148,7 @@ async function toolCalls(
     child.stdin?.write(request(1, 'server/discover'));
   });
   const [first, ...warm] = times;
-  return { first: first ?? NaN, warm, changed };
+  return { first: first ?? NaN, warm, changed, cpuMs: sample.cpuMs ?? NaN };
 }
 
 const median = (values: number[]): number => {
@@ -194,7 +194,12 @@ export async function benchFirstCalls(): Promise<void> {
       { label: 'this build', cli: CLI },
       ...(BEFORE === undefined ? [] : [{ label: 'the other build', cli: BEFORE }]),
     ];
-    const results = builds.map(() => ({ first: [] as number[], paused: [] as number[], warm: [] as number[] }));
+    const results = builds.map(() => ({
+      first: [] as number[],
+      paused: [] as number[],
+      warm: [] as number[],
+      cpu: [] as number[],
+    }));
     for (let run = 0; run < RUNS; run++) {
       for (const [index, build] of builds.entries()) {
         const result = results[index]!;
@@ -204,18 +209,21 @@ export async function benchFirstCalls(): Promise<void> {
         const paused = await toolCalls(repo.root, PAUSE_MS, build.cli);
         result.paused.push(paused.first);
         result.warm.push(median(paused.warm));
+        result.cpu.push(paused.cpuMs);
       }
     }
     console.log(`\nFirst tool call, median of ${RUNS} interleaved runs (node ${process.version}), ms`);
     console.log(
-      '\n| build | first, sent at once | vs warm | first, sent ' + PAUSE_MS + ' ms after discover | vs warm | warm |',
+      '\n| build | first, sent at once | vs warm | first, sent ' +
+        PAUSE_MS +
+        ' ms after discover | vs warm | warm | process CPU ms (paused run, whole) |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const [index, build] of builds.entries()) {
       const result = results[index]!;
       const warmMs = median(result.warm);
       console.log(
-        `| ${build.label} | ${median(result.first).toFixed(1)} | ${(median(result.first) / warmMs).toFixed(2)}x | ${median(result.paused).toFixed(1)} | ${(median(result.paused) / warmMs).toFixed(2)}x | ${warmMs.toFixed(1)} |`,
+        `| ${build.label} | ${median(result.first).toFixed(1)} | ${(median(result.first) / warmMs).toFixed(2)}x | ${median(result.paused).toFixed(1)} | ${(median(result.paused) / warmMs).toFixed(2)}x | ${warmMs.toFixed(1)} | ${median(result.cpu).toFixed(0)} |`,
       );
     }
   } finally {
