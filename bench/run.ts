@@ -36,7 +36,7 @@ import { benchExplore } from './explore.js';
 import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
-import { benchStartup } from './startup.js';
+import { benchFirstCalls, benchStartup } from './startup.js';
 import { benchSecretScan } from './secretScan.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
@@ -217,8 +217,10 @@ console.log(`node ${process.version}, ${new Date().toISOString()}`);
 // BENCH_ONLY=fleet runs the fleet part alone.
 const only = process.env['BENCH_ONLY'];
 const startup = process.env['BENCH_STARTUP'];
-if (startup !== '0' && only === undefined) await benchStartup();
-if (startup !== 'only' && only === undefined) {
+// BENCH_STARTUP=calls runs the first-tool-call part alone (this build against BENCH_STARTUP_BEFORE).
+if (startup === 'calls') await benchFirstCalls();
+else if (startup !== '0' && only === undefined) await benchStartup();
+if (startup !== 'only' && startup !== 'calls' && only === undefined) {
   await benchRounds();
   await benchCodec();
   if (process.env['BENCH_SCALE'] !== '0') {
@@ -229,6 +231,11 @@ if (startup !== 'only' && only === undefined) {
   if (process.env['BENCH_EXPLORE'] !== '0') await benchExplore();
 }
 if (only === 'explore') await benchExplore();
-if (process.env['BENCH_FLEET'] !== '0' && startup !== 'only' && (only === undefined || only === 'fleet')) {
+if (
+  process.env['BENCH_FLEET'] !== '0' &&
+  startup !== 'only' &&
+  startup !== 'calls' &&
+  (only === undefined || only === 'fleet')
+) {
   await benchFleet();
 }

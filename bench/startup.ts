@@ -116,10 +116,14 @@ function discoverOnce(args: string[]): Promise<Sample> {
  * A fresh `serve --stdio`: `server/discover`, then after `pauseMs` (0: at once; a host usually lists tools and lets
  * its model take a turn first) the first `tools/call` (built-in model, one call), then WARM_CALLS more.
  */
-async function toolCalls(repo: string, pauseMs: number): Promise<{ first: number; warm: number[]; changed: number }> {
+async function toolCalls(
+  repo: string,
+  pauseMs: number,
+  cli = CLI,
+): Promise<{ first: number; warm: number[]; changed: number; cpuMs: number }> {
   const times: number[] = [];
   let changed = NaN;
-  await measure([CLI, 'serve', '--stdio', '--root', repo], (child) => {
+  const sample = await measure([cli, 'serve', '--stdio', '--root', repo], (child) => {
     let id = 1;
     let sentAt = 0;
     const send = (): void => {
@@ -144,7 +148,7 @@ async function toolCalls(repo: string, pauseMs: number): Promise<{ first: number
     child.stdin?.write(request(1, 'server/discover'));
   });
   const [first, ...warm] = times;
-  return { first: first ?? NaN, warm, changed };
+  return { first: first ?? NaN, warm, changed, cpuMs: sample.cpuMs ?? NaN };
 }
 
 const median = (values: number[]): number => {
@@ -174,6 +178,57 @@ function summary(rows: Row[], baseline: Row, goalRatio: string, goalRssMb?: numb
     console.log(
       `| ${row.label} | ${ms.toFixed(0)} | ${(ms / baseMs).toFixed(2)}x | ${cpu.toFixed(0)} | ${(cpu / baseCpu).toFixed(2)}x | ${rss.toFixed(0)} | ${isBase ? '—' : `${(rss - baseRss).toFixed(0)}`} | ${goal} |`,
     );
+  }
+}
+
+/**
+ * `BENCH_STARTUP=calls`: the first-call part alone, for this build and (with BENCH_STARTUP_BEFORE) another, interleaved:
+ * each run starts a fresh process per build and pause.
+ */
+export async function benchFirstCalls(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  scratch = await mkdtemp(join(tmpdir(), 'mmi-bench-startup-'));
+  const repo = await makeSampleRepo();
+  try {
+    const builds = [
+      { label: 'this build', cli: CLI },
+      ...(BEFORE === undefined ? [] : [{ label: 'the other build', cli: BEFORE }]),
+    ];
+    const results = builds.map(() => ({
+      first: [] as number[],
+      paused: [] as number[],
+      warm: [] as number[],
+      cpu: [] as number[],
+    }));
+    for (let run = 0; run < RUNS; run++) {
+      for (const [index, build] of builds.entries()) {
+        const result = results[index]!;
+        const calls = await toolCalls(repo.root, 0, build.cli);
+        result.first.push(calls.first);
+        result.warm.push(median(calls.warm));
+        const paused = await toolCalls(repo.root, PAUSE_MS, build.cli);
+        result.paused.push(paused.first);
+        result.warm.push(median(paused.warm));
+        result.cpu.push(paused.cpuMs);
+      }
+    }
+    console.log(`\nFirst tool call, median of ${RUNS} interleaved runs (node ${process.version}), ms`);
+    console.log(
+      '\n| build | first, sent at once | vs warm | first, sent ' +
+        PAUSE_MS +
+        ' ms after discover | vs warm | warm | process CPU ms (paused run, whole) |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const [index, build] of builds.entries()) {
+      const result = results[index]!;
+      const warmMs = median(result.warm);
+      console.log(
+        `| ${build.label} | ${median(result.first).toFixed(1)} | ${(median(result.first) / warmMs).toFixed(2)}x | ${median(result.paused).toFixed(1)} | ${(median(result.paused) / warmMs).toFixed(2)}x | ${warmMs.toFixed(1)} | ${median(result.cpu).toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await repo.cleanup();
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 

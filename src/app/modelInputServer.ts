@@ -56,6 +56,8 @@ export interface ModelInputServerOptions {
   admitCalls?: boolean;
   /** Tool calls running at once, per principal and waiting (defaults in server/admission.ts). */
   admission?: AdmissionOptions;
+  /** Surveys kept between calls: default the process's shared cache; `false` keeps none (the warm-up's server). */
+  surveyCache?: false;
 }
 
 /** A server factory, and the era plug-in each front takes its part of. */
@@ -82,6 +84,7 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.budgets !== undefined && { budgets: options.budgets }),
     ...(options.explore !== undefined && { explore: options.explore }),
     store: options.store ?? createMemoryStore(),
+    ...(options.surveyCache === false && { surveyCache: false }),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });
   const admission = createAdmission(options.admission);

@@ -4,7 +4,7 @@ import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
-import { warmUpServer } from '../app/warmUp.js';
+import { warmUpServer, type ServedRoot } from '../app/warmUp.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
@@ -29,13 +29,19 @@ import { writeLine, type CliIo } from './io.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-/** The front as it is, except that once it has answered its first request the server warms up (app/warmUp.ts). */
-function warmingUpAfterFirstAnswer(front: HttpFront): HttpFront {
+/**
+ * The front as it is, except that once it has answered its first request the server warms up (app/warmUp.ts), and
+ * gives the warm-up's synthetic call up when a tool call (or a request that does not name its method) arrives.
+ */
+function warmingUpAfterFirstAnswer(front: HttpFront, served: ServedRoot): HttpFront {
+  const warmUp = new AbortController();
   const fetch = async (request: Request): Promise<Response> => {
+    const method = request.headers.get('mcp-method');
+    if (request.method === 'POST' && (method === null || method === 'tools/call')) warmUp.abort();
     try {
       return await front.fetch(request);
     } finally {
-      void warmUpServer();
+      void warmUpServer(warmUp.signal, served);
     }
   };
   return Object.assign(Object.create(front) as HttpFront, { fetch });
@@ -304,14 +310,24 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     }),
   };
 
+  // The one served root as the tool reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
+  const served: ServedRoot = {
+    root,
+    budgets,
+    ...(values['allow-secret-file'] !== undefined && { repository: { allowSecretFiles: values['allow-secret-file'] } }),
+  };
+
   if (address === undefined) {
     const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
     // What the first tool call needs loads once the first answer is out: never before it, never in the call.
+    const warmUp = new AbortController();
     const handle = serveModelInputStdio(server, {
       logger,
       input: io.stdin,
       output: io.stdout,
-      onFirstAnswer: () => void warmUpServer(),
+      onFirstAnswer: () => void warmUpServer(warmUp.signal, served),
+      // The warm-up's synthetic call is given up when a real one arrives: it never competes with it.
+      onRequest: (method) => method === 'tools/call' && warmUp.abort(),
     });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
     io.stdin.once('end', () => void handle.close());
@@ -347,6 +363,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
           readiness: readinessChecks(ring, store),
           ...httpLimits,
         }),
+        served,
       );
     },
     host,

@@ -36,6 +36,11 @@ export function hasUtf16Bom(head: Uint8Array): boolean {
   return (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
 }
 
+/** The sniff's verdict on a file's first bytes: a NUL byte makes it binary, unless it starts with a UTF-16 BOM. */
+export function isBinaryHead(head: Uint8Array): boolean {
+  return !hasUtf16Bom(head) && head.includes(0);
+}
+
 type SniffResult = 'text' | 'binary' | 'special_file' | 'unreadable';
 
 /** Looks for a NUL byte in the first `sniffBytes` bytes of a regular file. */
@@ -51,7 +56,7 @@ export async function sniffFile(absolute: string, sniffBytes: number): Promise<S
     const buffer = Buffer.alloc(Math.max(0, sniffBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const head = buffer.subarray(0, bytesRead);
-    return !hasUtf16Bom(head) && head.includes(0) ? 'binary' : 'text';
+    return isBinaryHead(head) ? 'binary' : 'text';
   } catch {
     return 'unreadable';
   } finally {

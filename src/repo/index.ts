@@ -14,6 +14,7 @@ export { countTokens, cutToTokens } from './tokens.js';
 export { createSurveyCache, sharedSurveyCache } from './surveyCache.js';
 export type { SurveyCache, SurveyCacheOptions } from './surveyCache.js';
 export type {
+  CandidateReader,
   InspectResult,
   ListingSource,
   OutlineEntry,

@@ -28,12 +28,24 @@ function lstatOrUndefined(root: string, relative: string): Stats | undefined {
   }
 }
 
+/**
+ * The ignore rules read for each directory (`''` for the root) during one pass over several paths (one pick): each
+ * directory's ignore files are read once per pass, not once per path. A pass lasts one call; never keep one longer.
+ */
+export type RulesByDirectory = Map<string, IgnoreRules>;
+
 /** The verdict for `relative` (normalized, POSIX, relative to the root, not empty). */
-export function judgePath(root: string, relative: string): PathVerdict {
+export function judgePath(root: string, relative: string, pass?: RulesByDirectory): PathVerdict {
   // A name with a control, separator or format character is never listed (listing.ts: `unsafe_name`).
   if (hasControls(relative)) return 'unlisted';
   const segments = relative.split('/');
-  let rules = IgnoreRules.forRoot(root);
+  const rulesFor = (dir: string, make: () => IgnoreRules): IgnoreRules => {
+    if (pass === undefined) return make();
+    let kept = pass.get(dir);
+    if (kept === undefined) pass.set(dir, (kept = make()));
+    return kept;
+  };
+  let rules = rulesFor('', () => IgnoreRules.forRoot(root));
   let current = '';
   let gitIgnored = false;
   for (const [index, segment] of segments.entries()) {
@@ -52,7 +64,10 @@ export function judgePath(root: string, relative: string): PathVerdict {
       if (layer === 'extra') return 'unlisted';
       if (layer === 'git') gitIgnored = true;
     }
-    if (!last) rules = rules.forDirectory(root, current);
+    if (!last) {
+      const parent = rules;
+      rules = rulesFor(current, () => parent.forDirectory(root, current));
+    }
   }
   if (hasBinaryExtension(relative)) return 'unlisted';
   return gitIgnored ? 'git_ignored' : 'listed';

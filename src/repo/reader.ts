@@ -29,10 +29,20 @@ async function readPrefix(handle: FileHandle, length: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
-type Opened = { handle: FileHandle; path: string } | { reason: SkipReason };
+/** A file opened for reading: the handle's own `fstat` said it is a regular file of `size` bytes. */
+export interface OpenedFile {
+  handle: FileHandle;
+  path: string;
+  size: number;
+}
 
-/** Re-checks confinement at read time: the realpath must stay inside the root and the target be a regular file. */
-async function openConfined(root: string, path: string, secretFiles: SecretFileFilter): Promise<Opened> {
+type Opened = OpenedFile | { reason: SkipReason };
+
+/**
+ * Re-checks confinement at read time: the realpath must stay inside the root and the target be a regular file. The
+ * verdict on the type and the size comes from the opened handle (`fstat`), never from the path a second time.
+ */
+export async function openConfined(root: string, path: string, secretFiles: SecretFileFilter): Promise<Opened> {
   if (secretFiles.isSecret(path)) return { reason: 'secret_file' };
   let real: string;
   try {
@@ -51,7 +61,8 @@ async function openConfined(root: string, path: string, secretFiles: SecretFileF
     return { reason: 'unreadable' };
   }
   try {
-    if ((await handle.stat()).isFile()) return { handle, path };
+    const stats = await handle.stat();
+    if (stats.isFile()) return { handle, path, size: stats.size };
   } catch {
     // fall through: closed below
   }
@@ -95,6 +106,53 @@ async function fitTokens(
   return best;
 }
 
+/** What is left of a {@link ReadBudget} as files are read one after another. */
+export interface ReadCursor {
+  readonly perFile: number;
+  readonly perFileTokens: number;
+  remaining: number;
+  remainingTokens: number;
+  totalBytesShown: number;
+  totalTokens: number;
+}
+
+export function createReadCursor(budget: ReadBudget): ReadCursor {
+  return {
+    perFile: nonNegative(budget.perFileBytes),
+    perFileTokens: tokenLimit(budget.perFileTokens),
+    remaining: nonNegative(budget.totalBytes),
+    remainingTokens: tokenLimit(budget.totalTokens),
+    totalBytesShown: 0,
+    totalTokens: 0,
+  };
+}
+
+/**
+ * The start of an opened file: what the cursor lets it show (and at least `minBytes`, for a byte-order mark or a
+ * sniff), never more than the file holds. Nothing is charged yet.
+ */
+export function readHead(file: OpenedFile, cursor: ReadCursor, minBytes = BOM_PROBE_BYTES): Promise<Buffer> {
+  const limit = Math.min(cursor.perFile, cursor.remaining);
+  return readPrefix(file.handle, Math.min(file.size, Math.max(limit, minBytes, BOM_PROBE_BYTES)));
+}
+
+/** The file as shown from its `head` (decoded, cut to the byte and token budgets, marked), charged to the cursor. */
+export async function showHead(file: OpenedFile, head: Buffer, cursor: ReadCursor): Promise<ReadFileResult> {
+  const { path, size } = file;
+  const limit = Math.min(cursor.perFile, cursor.remaining);
+  let decoded = decodePrefix(head, limit, size);
+  const maxTokens = Math.min(cursor.perFileTokens, cursor.remainingTokens);
+  if (Number.isFinite(maxTokens)) decoded = await fitTokens(head, decoded, size, maxTokens);
+  const truncated = decoded.bytesUsed < size;
+  const content = truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text;
+  const tokens = await countTokens(content);
+  cursor.remaining -= decoded.bytesUsed;
+  cursor.remainingTokens = Math.max(0, cursor.remainingTokens - tokens);
+  cursor.totalBytesShown += decoded.bytesUsed;
+  cursor.totalTokens += tokens;
+  return { path, size, content, truncated, bytesShown: decoded.bytesUsed, tokens, encoding: decoded.encoding };
+}
+
 /**
  * Reads already-validated paths (relative to `root`) in order, within the budget: each file shows at most
  * `perFileBytes` (and `perFileTokens`), all files together at most `totalBytes` (and `totalTokens`). Only the
@@ -109,15 +167,10 @@ export async function readFiles(
   onRead?: (done: number, of: number) => void,
   signal?: AbortSignal,
 ): Promise<ReadResult> {
-  const perFile = nonNegative(budget.perFileBytes);
-  const perFileTokens = tokenLimit(budget.perFileTokens);
-  let remaining = nonNegative(budget.totalBytes);
-  let remainingTokens = tokenLimit(budget.totalTokens);
+  const cursor = createReadCursor(budget);
   const files: ReadFileResult[] = [];
   const skips = new SkipCollector();
   const seen = new Set<string>();
-  let totalBytesShown = 0;
-  let totalTokens = 0;
 
   for (const [index, requested] of paths.entries()) {
     signal?.throwIfAborted();
@@ -135,28 +188,7 @@ export async function readFiles(
       continue;
     }
     try {
-      const size = (await opened.handle.stat()).size;
-      const limit = Math.min(perFile, remaining);
-      const head = await readPrefix(opened.handle, Math.min(size, Math.max(limit, BOM_PROBE_BYTES)));
-      let decoded = decodePrefix(head, limit, size);
-      const maxTokens = Math.min(perFileTokens, remainingTokens);
-      if (Number.isFinite(maxTokens)) decoded = await fitTokens(head, decoded, size, maxTokens);
-      const truncated = decoded.bytesUsed < size;
-      const content = truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text;
-      const tokens = await countTokens(content);
-      files.push({
-        path,
-        size,
-        content,
-        truncated,
-        bytesShown: decoded.bytesUsed,
-        tokens,
-        encoding: decoded.encoding,
-      });
-      remaining -= decoded.bytesUsed;
-      remainingTokens = Math.max(0, remainingTokens - tokens);
-      totalBytesShown += decoded.bytesUsed;
-      totalTokens += tokens;
+      files.push(await showHead(opened, await readHead(opened, cursor), cursor));
     } catch {
       skips.add('unreadable', path);
     } finally {
@@ -164,5 +196,5 @@ export async function readFiles(
     }
   }
   onRead?.(paths.length, paths.length);
-  return { files, skipped: skips.toArray(), totalBytesShown, totalTokens };
+  return { files, skipped: skips.toArray(), totalBytesShown: cursor.totalBytesShown, totalTokens: cursor.totalTokens };
 }

@@ -18,7 +18,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
-import { inspectPath } from './classify.js';
+import { hasBinaryExtension, inspectPath, isBinaryHead } from './classify.js';
 import { computeRepoFacts, measureSizes, rebaseFacts } from './facts/index.js';
 import type { RepoFacts } from './facts/index.js';
 import { recentlyChanged } from './gitHistory.js';
@@ -27,15 +27,17 @@ import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
-import { judgePath } from './pathCheck.js';
-import { readFiles } from './reader.js';
+import { judgePath, type RulesByDirectory } from './pathCheck.js';
+import { createReadCursor, openConfined, readFiles, readHead, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
 import { DEFAULT_CANDIDATE_BYTES, surveyListing } from './survey.js';
 import type {
+  CandidateReader,
   InspectResult,
   ReadBudget,
+  ReadFileResult,
   ReadResult,
   RepoFile,
   RepoListing,
@@ -226,8 +228,8 @@ class FsRepository implements Repository {
    * Whether a listing made now would hold `candidate`, judged for that one path (pathCheck.ts) instead of listing
    * the tree: a path only git's rules ignore is listed when git tracks it, as on the git fast path.
    */
-  private async isListed(candidate: string): Promise<boolean> {
-    const verdict = judgePath(this.ctx.root, candidate);
+  private async isListed(candidate: string, pass?: RulesByDirectory): Promise<boolean> {
+    const verdict = judgePath(this.ctx.root, candidate, pass);
     if (verdict !== 'git_ignored') return verdict === 'listed';
     if (!this.listOptions.useGit || !existsSync(path.join(this.ctx.root, VCS_DIR_NAME))) return false;
     const tracked = await runGit(['ls-files', '-c', '-z', '--', `:(literal)${candidate}`], {
@@ -237,6 +239,63 @@ class FsRepository implements Repository {
       maxBytes: 64 * 1024,
     });
     return tracked.ok && splitNul(tracked.stdout.toString('utf8')).includes(candidate);
+  }
+
+  candidateReader(budget: ReadBudget, subPath?: string, expected = 0): CandidateReader {
+    const ctx = this.ctx;
+    const onProgress = this.listOptions.onProgress;
+    const cursor = createReadCursor(budget);
+    const files: ReadFileResult[] = [];
+    const skips = new SkipCollector();
+    const taken = new Map<string, RepoFile>();
+    // Each directory's ignore files are read once for the whole pick.
+    const rules: RulesByDirectory = new Map();
+    let base: Promise<string> | undefined;
+    const take = async (relPath: string): Promise<RepoFile | undefined> => {
+      const root = await (base ??= resolveSubPath(ctx.root, subPath));
+      const candidate = normalizeRelPath(relPath);
+      if (candidate === undefined || candidate === '') return undefined;
+      if (root !== '' && !candidate.startsWith(`${root}/`)) return undefined;
+      const known = taken.get(candidate);
+      if (known !== undefined) return known;
+      // The inspection's cheap filters first (classify.ts), then the listing's verdict for this one path.
+      if (ctx.secretFiles.isSecret(candidate) || hasBinaryExtension(candidate)) return undefined;
+      if (!(await this.isListed(candidate, rules))) return undefined;
+      ctx.signal?.throwIfAborted();
+      const opened = await openConfined(ctx.root, candidate, ctx.secretFiles);
+      if ('reason' in opened) return undefined;
+      try {
+        if (opened.size > ctx.maxFileBytes) return undefined;
+        let head: Buffer;
+        try {
+          head = await readHead(opened, cursor, ctx.sniffBytes);
+        } catch {
+          return undefined;
+        }
+        if (isBinaryHead(head.subarray(0, ctx.sniffBytes))) return undefined;
+        const file = { path: candidate, size: opened.size };
+        taken.set(candidate, file);
+        try {
+          files.push(await showHead(opened, head, cursor));
+          onProgress?.({ phase: 'reading', done: taken.size, of: Math.max(expected, taken.size) });
+        } catch {
+          // Passed inspection but could not be shown: picked, and reported as read() would report it.
+          skips.add('unreadable', candidate);
+        }
+        return file;
+      } finally {
+        await opened.handle.close().catch(() => undefined);
+      }
+    };
+    return {
+      take,
+      result: () => ({
+        files: [...files],
+        skipped: skips.toArray(),
+        totalBytesShown: cursor.totalBytesShown,
+        totalTokens: cursor.totalTokens,
+      }),
+    };
   }
 
   isSecretFile(relPath: string): boolean {

@@ -182,6 +182,11 @@ export interface Repository {
    */
   resolveCandidate(relPath: string, subPath?: string): Promise<RepoFile | undefined>;
   read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
+  /**
+   * {@link resolveCandidate} and {@link read} in one pass over the paths a model picked, each file opened once: see
+   * {@link CandidateReader}.
+   */
+  candidateReader(budget: ReadBudget, subPath?: string, expected?: number): CandidateReader;
   /** Whether an untrusted relative path names a secret-bearing file (the deny list minus `allowSecretFiles`). */
   isSecretFile(relPath: string): boolean;
   /**
@@ -189,6 +194,19 @@ export interface Repository {
    * is); without a cache it is computed every time. For deterministic, read-only work on the tree (repo/explore).
    */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Reads picked paths one by one within one budget. `take(path)` gives the file exactly when `resolveCandidate(path,
+ * subPath)` would (listed now, confined, a regular file within the size cap, no known binary extension, no NUL in
+ * its first bytes), and reads what it shows from the same open handle: the inspection's sniff is the start of the
+ * read. A path taken before is given again without reading. `result()` is what `read(taken paths, budget)` returns.
+ * Progress (`reading`, done of at least `expected`, the number of paths the caller means to take) is reported as
+ * `read()` reports it.
+ */
+export interface CandidateReader {
+  take(relPath: string): Promise<RepoFile | undefined>;
+  result(): ReadResult;
 }
 
 /** A fresh survey, and the listing it was made from (whose directories must be watched for it to be kept). */

@@ -30,10 +30,14 @@ export class EnvelopeGatedTransport implements Transport {
     private readonly eras?: StdioEraTracker,
     /** Told once, after the first message this side sent was written out. */
     private onFirstSent?: () => void,
+    /** Told the method of every request received, before it is gated. */
+    onRequest?: (method: string) => void,
   ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
+      const method = (message as { method?: unknown }).method;
+      if (onRequest !== undefined && typeof method === 'string' && 'id' in message) onRequest(method);
       const verdict = this.eras?.inbound(message) ?? 'gate';
       if (verdict === 'drop') return;
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
@@ -99,6 +103,8 @@ export interface StdioFrontOptions {
   era?: () => StdioEraTracker;
   /** Called once, after the first answer was written (e.g. to warm up what the first tool call needs). */
   onFirstAnswer?: () => void;
+  /** Called with the method of every request received (e.g. to give up a warm-up when a tool call arrives). */
+  onRequest?: (method: string) => void;
 }
 
 export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
@@ -108,6 +114,7 @@ export function serveStdioFront(options: StdioFrontOptions): StdioServerHandle {
     new StdioServerTransport(lines, output),
     options.era?.(),
     options.onFirstAnswer,
+    options.onRequest,
   );
   return serveStdio(options.factory, {
     legacy: options.era === undefined ? 'reject' : 'serve',

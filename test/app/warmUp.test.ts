@@ -2,6 +2,8 @@
  * The warm-up after a server's first answer (app/warmUp.ts) and the main job's in-process pipe (app/inProcessPipe.ts):
  * the first answer is written before anything is warmed, and warming changes no result.
  */
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessPipe, StreamClientTransport } from '../../src/app/inProcessPipe.js';
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
 import { createModelInputServer, serveModelInputStdio } from '../../src/app/modelInputServer.js';
-import { warmUpServer } from '../../src/app/warmUp.js';
+import { WARM_UP_DIR_PREFIX, warmUpCall, warmUpServer } from '../../src/app/warmUp.js';
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
@@ -40,11 +42,13 @@ describe('the stdio front tells when its first answer is out', () => {
     let written = '';
     output.on('data', (chunk: Buffer) => (written += chunk.toString()));
     const seen: string[] = [];
+    const methods: string[] = [];
     const handle = serveModelInputStdio(server, {
       logger: silentLogger,
       input,
       output,
       onFirstAnswer: () => seen.push(written),
+      onRequest: (method) => methods.push(method),
     });
     try {
       input.write('this is not JSON\n');
@@ -59,6 +63,8 @@ describe('the stdio front tells when its first answer is out', () => {
       expect(seen).toHaveLength(1);
       // When told, the discover answer was already out.
       expect(seen[0]).toContain('"supportedVersions"');
+      // Every request is told by its method (what `serve` gives the warm-up up on), a line that is not one is not.
+      expect(methods).toEqual(['server/discover', 'tools/list']);
     } finally {
       await handle.close();
     }
@@ -74,6 +80,42 @@ describe('the warm-up', () => {
     const after = await runLocalSummarize({ root: repo.root, args: { maxFiles: 3 }, logger: silentLogger });
     expect(after.isError).not.toBe(true);
     expect(after.content).toEqual(before.content);
+  });
+});
+
+/** The warm-up's synthetic trees present in the temporary directory now. */
+async function warmUpDirs(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((name) => name.startsWith(WARM_UP_DIR_PREFIX));
+}
+
+describe("the warm-up's synthetic call", () => {
+  it('answers with a successful summary of its own tree and leaves no temporary files', async () => {
+    const before = await warmUpDirs();
+    expect(await warmUpCall(new AbortController().signal)).toBe('answered');
+    expect(await warmUpDirs()).toEqual(before);
+  });
+
+  it('is never made once a request arrived, and is given up when one arrives while it runs', async () => {
+    const before = await warmUpDirs();
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await warmUpCall(aborted.signal)).toBe('abandoned');
+    // Aborted as soon as its tree exists: the call is given up, the tree removed.
+    const arriving = new AbortController();
+    const running = warmUpCall(arriving.signal);
+    for (let turn = 0; turn < 500 && (await warmUpDirs()).length === before.length; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect((await warmUpDirs()).length).toBe(before.length + 1);
+    arriving.abort();
+    expect(await running).toBe('abandoned');
+    expect(await warmUpDirs()).toEqual(before);
+  });
+
+  it('is given up when it takes longer than its bound', async () => {
+    const before = await warmUpDirs();
+    expect(await warmUpCall(new AbortController().signal, 0)).toBe('timed_out');
+    expect(await warmUpDirs()).toEqual(before);
   });
 });
 

@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { createBuiltinModel } from './builtin/model.js';
 import { choosePicks } from './builtin/pick.js';
-import type { RepoFacts, Repository, SkippedClass } from '../../repo/index.js';
+import type { CandidateReader, ReadResult, RepoFacts, Repository, SkippedClass } from '../../repo/index.js';
 import type { RankInput } from '../../repo/rank.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
@@ -144,6 +144,14 @@ export function createSummarizeRepoFlow(
     return facts;
   };
 
+  // What the pick's validation read, for the summary step prepared next from that very state object: the engine
+  // passes it on within one call, and a state opened from a token in a later call is never found here.
+  const readAheadOf = new WeakMap<SummarizeState, ReadResult>();
+  const readAhead = (next: SummarizeState, reader: CandidateReader): SummarizeState => {
+    readAheadOf.set(next, reader.result());
+    return next;
+  };
+
   const pick: ModelStep<SummarizeRepoArgs, SummarizeState> = {
     key: PICK_KEY,
     async prepare(args) {
@@ -172,8 +180,12 @@ export function createSummarizeRepoFlow(
     async accept(args, state, answer) {
       if (state.phase !== 'pick') throw new Error('pick step in the wrong phase');
       const repo = await repository();
-      const validation = await validatePick(repo, parsePickText(answerText(answer)), args.path, args.maxFiles);
-      return { next: summaryPhase(state, validation) };
+      const entries = parsePickText(answerText(answer));
+      // The summary step prepared next needs the facts: taken from the survey cache while the picks are read.
+      factsOf(args).catch(() => undefined);
+      const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(entries.length, args.maxFiles));
+      const validation = await validatePick(repo, entries, args.path, args.maxFiles, reader);
+      return { next: readAhead(summaryPhase(state, validation), reader) };
     },
     // Server-owned models only: one repair request, then the built-in ranking over the same candidates.
     recover: {
@@ -192,8 +204,9 @@ export function createSummarizeRepoFlow(
           (path): path is string => path !== undefined,
         );
         const ranked = choosePicks({ candidates, limit: args.maxFiles, preferred });
-        const validation = await validatePick(repo, ranked, args.path, args.maxFiles);
-        return { next: { ...summaryPhase(state, validation), fallback: reason } };
+        const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(ranked.length, args.maxFiles));
+        const validation = await validatePick(repo, ranked, args.path, args.maxFiles, reader);
+        return { next: readAhead({ ...summaryPhase(state, validation), fallback: reason }, reader) };
       },
     },
   };
@@ -206,7 +219,9 @@ export function createSummarizeRepoFlow(
       // Prepared again when a server-owned model answers in place of the host's: the same files, once counted.
       const prepared = state.files !== undefined;
       const paths = state.files?.map((file) => file.path) ?? state.picked;
-      const [read, facts] = await Promise.all([repo.read(paths, readBudgetOf(budgets)), factsOf(args)]);
+      // The picked files were read as the pick was validated, in this same call (readAhead); otherwise read now.
+      const early = prepared ? undefined : readAheadOf.get(state);
+      const [read, facts] = await Promise.all([early ?? repo.read(paths, readBudgetOf(budgets)), factsOf(args)]);
       const shown = redact ? await redactFiles(read.files) : { files: read.files, entries: [] };
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,

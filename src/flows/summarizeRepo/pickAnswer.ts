@@ -1,5 +1,5 @@
 /** Parsing and validating the model's `pick_files` answer. Untrusted text in, candidate paths out. */
-import type { Repository } from '../../repo/index.js';
+import type { CandidateReader, Repository } from '../../repo/index.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { findPickList, type PickEntry } from './pickList.js';
 import { SECRET_FILE_SUFFIX } from './redaction.js';
@@ -45,13 +45,15 @@ function report(entry: string): string {
 /**
  * Keeps the entries that are candidate files under `subPath` (normalized, deduplicated, at most
  * `maxFiles`); everything else is dropped and reported. Nothing left is an error. Repeated entries are
- * dropped before any file work, and at most `maxFiles + 8` distinct entries are looked up at all.
+ * dropped before any file work, and at most `maxFiles + 8` distinct entries are looked up at all. With a
+ * `reader` (Repository.candidateReader, same `subPath`), each kept file is read as it is looked up.
  */
 export async function validatePick(
   repo: Repository,
   entries: readonly PickEntry[],
   subPath: string | undefined,
   maxFiles: number,
+  reader?: CandidateReader,
 ): Promise<PickValidation> {
   const picked: string[] = [];
   const dropped: string[] = [];
@@ -69,7 +71,7 @@ export async function validatePick(
       path.length <= MAX_PATH_LENGTH &&
       lookups < maxFiles + EXTRA_LOOKUPS;
     if (lookup) lookups++;
-    const file = lookup ? await repo.resolveCandidate(path, subPath) : undefined;
+    const file = !lookup ? undefined : reader ? await reader.take(path) : await repo.resolveCandidate(path, subPath);
     if (file === undefined || picked.includes(file.path)) {
       const secret = path !== undefined && repo.isSecretFile(path) ? SECRET_FILE_SUFFIX : '';
       if (dropped.length < MAX_REPORTED)

@@ -18,7 +18,7 @@ import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
 import type { StateCodec } from '../../state/index.js';
 import type { SharedStore } from '../../state/stores/index.js';
 import type { FlowEvents, SealedFlow } from '../engine.js';
-import type { SummarizeBudgets } from './prompts.js';
+import { resolveBudgets, type SummarizeBudgets } from './prompts.js';
 
 export interface SummarizeRepoToolOptions {
   root: string;
@@ -101,4 +101,27 @@ export async function runSummarizeRepo(
     }
     throw error;
   }
+}
+
+/** The served root's warm-up survey is made a second time (to be kept) only if the first took less than this. */
+export const WARM_SURVEY_REPEAT_MS = 500;
+
+/**
+ * The survey a first `summarize_repo` call on the whole served root begins with, made ahead of it into the process's
+ * survey cache (the server's warm-up, app/warmUp.ts), with the tool's own repository options and pick budget so that
+ * the call finds it. The cache keeps a root's survey from its second one on (the first arms the watch on the tree), so
+ * a second is made when the first was quick (under {@link WARM_SURVEY_REPEAT_MS}): a large tree is surveyed once at
+ * most. Bounded like any call's surveys (the cache's caps); `signal` stops it (the listing, git, the inspection).
+ */
+export async function warmServedSurvey(
+  options: Pick<SummarizeRepoToolOptions, 'root' | 'repository' | 'budgets'>,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return;
+  const repo = await openRepository(options.root, { cache: sharedSurveyCache(), ...options.repository, signal });
+  const candidateBytes = resolveBudgets(options.budgets).pickPromptBytes;
+  const started = performance.now();
+  await repo.survey(undefined, { candidateBytes });
+  if (signal.aborted || performance.now() - started >= WARM_SURVEY_REPEAT_MS) return;
+  await repo.survey(undefined, { candidateBytes });
 }
