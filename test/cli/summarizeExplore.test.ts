@@ -40,4 +40,20 @@ describe('summarize --mode', () => {
     expect(await main(['summarize', repo.root, '--mode', 'wander'], bad)).toBe(2);
     expect(bad.err()).toContain('--mode must be pick or explore');
   });
+  it('explore --model host: the MRTR rounds, the built-in explorer as the host model (it declares sampling.tools)', async () => {
+    const io = capturedIo();
+    expect(await main(['summarize', repo.root, '--mode', 'explore', '--model', 'host', '--json', '--quiet'], io)).toBe(
+      0,
+    );
+    const out = JSON.parse(io.out());
+    expect(out.mode).toBe('explore');
+    expect(out.usage.calls).toBe(0);
+    expect(out.exploration.calls.map((call: { tool: string }) => call.tool)).toEqual([
+      'list_directory',
+      'read_file',
+      'read_file',
+      'read_file',
+      'read_file',
+    ]);
+  });
 });
