@@ -33,7 +33,7 @@ export const WARM_UP_DIR_PREFIX = 'mcp-model-input-warm-up-';
 const SYNTHETIC_TREE: Readonly<Record<string, string>> = {
   'README.md': '# warm-up\n\nA small synthetic project.\n\n## Usage\n\n```sh\nnpm start\n```\n',
   'package.json': `${JSON.stringify({ name: 'warm-up', version: '0.0.0', type: 'module', main: 'src/index.js', scripts: { start: 'node src/index.js', test: 'node --test' } }, null, 2)}\n`,
-  'src/index.js': "import { greet } from './greet.js';\n\nconsole.log(greet('world'));\n",
+  'src/index.js': "import { greet } from './greet.js';\n\nexport const message = greet('world');\n",
   'src/greet.js': 'export function greet(name) {\n  return `hello, ${name}`;\n}\n',
   'test/greet.test.js': "import { greet } from '../src/greet.js';\n\ngreet('test');\n",
   'docs/guide.md': '# Guide\n\nRun `npm start`.\n',

@@ -1,7 +1,7 @@
 /**
  * What a sampling request in a tool loop (SEP-1577) shows a user — in the approval dialog, the trace
  * and the audit log: the tools offered, the `toolChoice`, and the tool calls already made in its
- * conversation as `name target` (`read_file README.md`, `search "TODO" in src`); and what the host
+ * conversation as `name target` (`read_file README.md`, `search "parseArgs" in src`); and what the host
  * model's answer asks for, the same way. Every name and target is cleaned and bounded; nothing else
  * of the conversation (no tool results, no text) is shown.
  */
