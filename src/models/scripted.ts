@@ -93,22 +93,30 @@ function hasToolTurn(answers: ScriptedAnswers): boolean {
   );
 }
 
+/**
+ * A sampling answer that calls tools: the text (when not empty), then one `tool_use` block per call, with
+ * `stopReason: "toolUse"`. A call without an `id` gets `idOf(its index)`.
+ */
+export function toolUseAnswer(
+  turn: { text?: string; calls: readonly ScriptedToolCall[] },
+  model: string,
+  idOf: (index: number) => string,
+): CreateMessageResultWithTools {
+  const uses = turn.calls.map((call, index): ToolUseContent => ({
+    type: 'tool_use',
+    id: call.id ?? idOf(index),
+    name: call.name,
+    input: { ...call.input },
+  }));
+  const text = turn.text === undefined || turn.text === '' ? [] : [{ type: 'text' as const, text: turn.text }];
+  return { role: 'assistant', content: [...text, ...uses], model, stopReason: 'toolUse' };
+}
+
 export function createScriptedModel(answers: ScriptedAnswers, options: ScriptedModelOptions = {}): ScriptedModel {
   const calls: Array<{ key: string; params: CreateMessageRequestParams }> = [];
   const asked = new Map<string, number>();
   const name = options.name ?? SCRIPTED_MODEL_NAME;
   let nextId = 1;
-
-  function toolAnswer(turn: ScriptedToolTurn): CreateMessageResultWithTools {
-    const uses = turn.toolUse.map((call): ToolUseContent => ({
-      type: 'tool_use',
-      id: call.id ?? `toolu_scripted_${nextId++}`,
-      name: call.name,
-      input: { ...call.input },
-    }));
-    const text = turn.text === undefined || turn.text === '' ? [] : [{ type: 'text' as const, text: turn.text }];
-    return { role: 'assistant', content: [...text, ...uses], model: name, stopReason: 'toolUse' };
-  }
 
   return {
     name,
@@ -125,7 +133,8 @@ export function createScriptedModel(answers: ScriptedAnswers, options: ScriptedM
       asked.set(request.key, count + 1);
       const list: readonly ScriptedAnswer[] = Array.isArray(scripted) ? scripted : [scripted as ScriptedAnswer];
       const answer = list[Math.min(count, list.length - 1)] ?? '';
-      if (typeof answer !== 'string') return toolAnswer(answer);
+      if (typeof answer !== 'string')
+        return toolUseAnswer({ text: answer.text, calls: answer.toolUse }, name, () => `toolu_scripted_${nextId++}`);
       return { role: 'assistant', content: { type: 'text', text: answer }, model: name, stopReason: 'endTurn' };
     },
   };

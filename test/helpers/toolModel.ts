@@ -5,6 +5,7 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
 import type { CompletionModel } from '../../src/models/modelSource.js';
+import { toolUseAnswer } from '../../src/models/scripted.js';
 
 export type ToolCallSpec = { name: string; input: Record<string, unknown>; id?: string };
 export type ScriptedTurn =
@@ -34,18 +35,11 @@ export function answerOf(turn: ScriptedTurn, index: number, model: string): Crea
   if ('raw' in turn) return turn.raw;
   if ('summary' in turn)
     return { role: 'assistant', content: { type: 'text', text: turn.summary }, model, stopReason: 'endTurn' };
-  const uses = (turn.calls ?? []).map((call, n) => ({
-    type: 'tool_use',
-    id: call.id ?? `t${index}_${n}`,
-    name: call.name,
-    input: call.input,
-  }));
-  return {
-    role: 'assistant',
-    content: [...(turn.text === undefined ? [] : [{ type: 'text', text: turn.text }]), ...uses],
+  return toolUseAnswer(
+    { text: turn.text, calls: turn.calls ?? [] },
     model,
-    stopReason: 'toolUse',
-  } as unknown as CreateMessageResult;
+    (n) => `t${index}_${n}`,
+  ) as CreateMessageResult;
 }
 
 export function createToolScriptedModel(
