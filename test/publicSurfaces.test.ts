@@ -22,14 +22,30 @@ interface Export {
   origin: string;
 }
 
-function surfaceExports(): Export[] {
-  const program = ts.createProgram(Object.values(SURFACES), {
+/**
+ * A program of src/ alone: what a surface exports and where each export is declared are decided by the
+ * project's own files (nothing in src/ re-exports a package: checked below), so the compiler is not shown
+ * node_modules or the default library, which would be most of its work (the type check is `npm run typecheck`).
+ */
+function srcProgram(): ts.Program {
+  const options: ts.CompilerOptions = {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
     strict: true,
     noEmit: true,
-  });
+    noLib: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (file) => !file.includes('/node_modules/') && fileExists(file);
+  return ts.createProgram(Object.values(SURFACES), options, host);
+}
+
+const program = srcProgram();
+
+function surfaceExports(): Export[] {
   const checker = program.getTypeChecker();
   const found: Export[] = [];
   for (const [surface, file] of Object.entries(SURFACES)) {
@@ -71,6 +87,25 @@ describe('public surfaces', () => {
     for (const entry of exports) byName.set(entry.name, (byName.get(entry.name) ?? new Set()).add(entry.origin));
     const ambiguous = [...byName].filter(([, origins]) => origins.size > 1).map(([name]) => name);
     expect(ambiguous).toEqual([]);
+  });
+
+  it('the surfaces are read from src/ alone, and no file of src/ re-exports a package', () => {
+    const files = program.getSourceFiles().map((file) => file.fileName);
+    expect(files.length).toBeGreaterThan(Object.keys(SURFACES).length);
+    expect(files.filter((file) => !/(^|\/)src\//.test(file))).toEqual([]);
+    // A re-export from a package would be declared in node_modules, which this program does not load.
+    const reExportsOfPackages = program.getSourceFiles().flatMap((file) =>
+      file.statements
+        .filter(ts.isExportDeclaration)
+        .map((statement) => statement.moduleSpecifier)
+        .filter((specifier) => specifier !== undefined && ts.isStringLiteral(specifier))
+        .map((specifier) => (specifier as ts.StringLiteral).text)
+        .filter((target) => !target.startsWith('.'))
+        .map((target) => `${file.fileName}: ${target}`),
+    );
+    expect(reExportsOfPackages).toEqual([]);
+    // Nor through a local import: every export resolves to a declaration in src/.
+    expect(exports.filter((entry) => !/(^|\/)src\//.test(entry.origin))).toEqual([]);
   });
 
   it('the summarize surface runs the main job', async () => {

@@ -74,3 +74,71 @@ export function inProcessStdioChannel(
   });
   return { ...channel, exitCode };
 }
+
+/**
+ * `serve --stdio ARGS` run in-process by `main`, as a client transport for either official SDK client (the
+ * 1.x `@modelcontextprotocol/sdk` and `@modelcontextprotocol/client`): newline-delimited JSON-RPC over the
+ * command's stdin and stdout, as the SDKs' stdio client transports speak it, without a child process.
+ * `stderr()` is what the server wrote there; `close()` ends its input and waits for `main` to return.
+ */
+export interface InProcessStdioTransport {
+  onmessage?: (message: any) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  start(): Promise<void>;
+  send(message: unknown): Promise<void>;
+  close(): Promise<void>;
+  stderr(): string;
+  /** What `main` returned; settles when the server has ended. */
+  readonly exitCode: Promise<number>;
+}
+
+export function inProcessStdioTransport(args: string[], env: Record<string, string> = {}): InProcessStdioTransport {
+  const io = capturedIo(env);
+  let started: Promise<number> | undefined;
+  let closed = false;
+  const ended = (): void => {
+    if (closed) return;
+    closed = true;
+    transport.onclose?.();
+  };
+  let pending = '';
+  const transport: InProcessStdioTransport = {
+    async start() {
+      if (started !== undefined) throw new Error('inProcessStdioTransport already started');
+      io.stdout.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+          const line = pending.slice(0, end).replace(/\r$/, '');
+          pending = pending.slice(end + 1);
+          if (line.trim() === '') continue;
+          try {
+            transport.onmessage?.(JSON.parse(line));
+          } catch (error) {
+            transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+      });
+      started = main(['serve', '--stdio', ...args], io);
+      started.then(ended, (error: unknown) => {
+        transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        ended();
+      });
+    },
+    async send(message) {
+      if (closed || started === undefined) throw new Error('not connected');
+      (io.stdin as PassThrough).write(`${JSON.stringify(message)}\n`);
+    },
+    async close() {
+      if (started === undefined) return ended();
+      (io.stdin as PassThrough).end();
+      await started.catch(() => 1);
+      ended();
+    },
+    stderr: () => io.err(),
+    get exitCode() {
+      return started ?? Promise.reject(new Error('not started'));
+    },
+  };
+  return transport;
+}

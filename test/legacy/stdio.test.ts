@@ -1,12 +1,14 @@
 /**
- * The legacy adapter on stdio: a real `serve --stdio` process and the 1.x SDK client (2025-11-25),
- * which initializes and answers live sampling requests. summarize_repo runs the same flow as on
- * 2026-07-28, with the same prompts; refusals, missing sampling and the sample limit are tool results.
+ * The legacy adapter on stdio: `serve --stdio` and the 1.x SDK client (2025-11-25), which initializes and
+ * answers live sampling requests. summarize_repo runs the same flow as on 2026-07-28, with the same prompts;
+ * refusals, missing sampling and the sample limit are tool results. The first test runs a real process
+ * (the SDK's stdio transport spawning the built CLI); the others run the same command in-process.
  */
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SAMPLING_DEPRECATION_WARNING } from '../../src/legacy/deprecation.js';
+import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -28,15 +30,22 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-async function connect(mode: SamplingMode, args: string[] = []) {
+/** The 1.x client on `serve --stdio`: in-process by default, or a real `dist/cli.js` process. */
+async function connect(mode: SamplingMode, args: string[] = [], how: 'in-process' | 'process' = 'in-process') {
+  const serveArgs = ['--root', repo.root, '--model', 'host', ...args];
+  const peer = legacyPeer(mode);
+  if (how === 'in-process') {
+    const transport = inProcessStdioTransport(serveArgs);
+    await peer.client.connect(transport);
+    return { ...peer, stderr: () => transport.stderr(), close: () => peer.client.close() };
+  }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', 'host', ...args],
+    args: [CLI, 'serve', '--stdio', ...serveArgs],
     stderr: 'pipe',
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const peer = legacyPeer(mode);
   await peer.client.connect(transport);
   return { ...peer, stderr: () => stderr, close: () => peer.client.close() };
 }
@@ -63,8 +72,8 @@ async function modernRounds(): Promise<Array<Record<string, any>>> {
 }
 
 describe('a 2025-11-25 client on stdio', () => {
-  it('runs summarize_repo with live sampling requests carrying the MRTR prompts and preferences', async () => {
-    const peer = await connect('answer');
+  it('runs summarize_repo with live sampling requests carrying the MRTR prompts and preferences (a real process)', async () => {
+    const peer = await connect('answer', [], 'process');
     expect(peer.client.getServerVersion()?.name).toBe('mcp-model-input');
     expect((await peer.client.listTools()).tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
 

@@ -1,13 +1,14 @@
 /**
  * The stdio envelope gate and the era of a connection: the gate stands aside exactly on a
  * connection the SDK pinned to 2025-11-25 (`initialize` answered with a result), and keeps
- * answering envelope errors on every other one.
+ * answering envelope errors on every other one. Each connection is `serve --stdio` run in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createStdioEraTracker } from '../../src/legacy/stdioEra.js';
+import { inProcessStdioChannel } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { meta, stdioChannel, type RawChannel } from '../helpers/rawChannel.js';
+import { meta, type RawChannel } from '../helpers/rawChannel.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 beforeAll(async () => {
@@ -27,7 +28,7 @@ const bareList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', pa
 const modernList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: meta() } });
 
 async function withChannel(run: (channel: RawChannel) => Promise<void>, args: string[] = []): Promise<void> {
-  const channel = stdioChannel(['--root', repo.root, '--quiet', ...args]);
+  const channel = inProcessStdioChannel(['--root', repo.root, '--quiet', ...args]);
   try {
     await run(channel);
   } finally {

@@ -6,7 +6,6 @@
  * the plan mints state.
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +15,9 @@ import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { createEphemeralKeyRing, EPHEMERAL_KEY_WARNING } from '../../src/state/index.js';
+import { inProcessStdioChannel, inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI, httpChannel, mcpRequest, meta, stdioChannel } from '../helpers/rawChannel.js';
+import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { capturingLogger, createTestFront, openChannel } from '../helpers/servers.js';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
@@ -74,13 +74,7 @@ describe('a client that cannot sample, against --model host', () => {
 
   it('over stdio the same -32021 reaches the official client', async () => {
     const client = v2Client('stdio-inspector');
-    await client.connect(
-      new StdioV2({
-        command: process.execPath,
-        args: [CLI, 'serve', '--stdio', '--model', 'host', '--root', repo.root, '--quiet'],
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']));
     const error = await settle(client.callTool({ name: 'summarize_repo', arguments: {} }));
     expect(error?.code).toBe(-32021);
     expect(error?.message).toContain('use a client that supports sampling');
@@ -90,7 +84,7 @@ describe('a client that cannot sample, against --model host', () => {
 
 describe('serve start-up lines', () => {
   const startUp = async (model: string) => {
-    const channel = stdioChannel(['--root', repo.root, '--model', model]);
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', model]);
     await channel.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
     await channel.close();
     return channel.stderr();
@@ -166,7 +160,10 @@ describe.each(['stdio', 'http'] as const)('envelope and state errors over %s', (
   let channel: ReturnType<typeof openChannel>;
   let id = 1;
   beforeAll(() => {
-    channel = openChannel(kind, repo.root);
+    channel =
+      kind === 'stdio'
+        ? inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--quiet'])
+        : openChannel(kind, repo.root);
   });
   afterAll(async () => {
     await channel.close();

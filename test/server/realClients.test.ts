@@ -1,19 +1,20 @@
 /**
  * Real clients, answers the way real models write them: the official SDK client v2 pinned to
  * 2026-07-28 (MRTR, its own automatic retry) and the v1 client on 2025-11-25 (live sampling
- * requests), over stdio (a real `serve` process) and HTTP (in-process), against `--model host`
- * and `--model host,builtin`. The host's model is scripted: prose, fences, several arrays, an
+ * requests), over stdio and HTTP (in-process), against `--model host` and `--model host,builtin`. On
+ * stdio the v2 client runs a real `serve` process; the v1 client runs the same command in-process (its
+ * real-process run is test/legacy/stdio.test.ts). The host's model is scripted: prose, fences, several arrays, an
  * empty reply, a refusal, a declined round.
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { BUILTIN_MODEL_NAME } from '../../src/flows/summarizeRepo/builtin/model.js';
+import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 function serveArgs(model: string): string[] {
-  return [CLI, 'serve', '--stdio', '--model', model, '--root', repo.root, '--quiet'];
+  return ['--model', model, '--root', repo.root, '--quiet'];
 }
 
 async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
@@ -85,7 +86,11 @@ async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
     const front = kind === 'http' ? createTestFront({ root: repo.root, model }) : undefined;
     const transport =
       front === undefined
-        ? new StdioV2({ command: process.execPath, args: serveArgs(model), stderr: 'pipe' })
+        ? new StdioV2({
+            command: process.execPath,
+            args: [CLI, 'serve', '--stdio', ...serveArgs(model)],
+            stderr: 'pipe',
+          })
         : new HttpV2(new URL('http://localhost/mcp'), { fetch: (url, init) => front.fetch(new Request(url, init)) });
     await client.connect(transport);
     return {
@@ -108,7 +113,7 @@ async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
   const front = kind === 'http' ? createTestFront({ root: repo.root, model }) : undefined;
   const transport =
     front === undefined
-      ? new StdioV1({ command: process.execPath, args: serveArgs(model), stderr: 'pipe' })
+      ? inProcessStdioTransport(serveArgs(model))
       : new HttpV1(new URL('http://localhost/mcp'), { fetch: (url, init) => front.fetch(new Request(url, init)) });
   await client.connect(transport);
   return {

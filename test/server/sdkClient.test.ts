@@ -1,13 +1,15 @@
 /**
  * The official SDK client (2.4, pinned to 2026-07-28) as the peer: discover, list and the
- * full summarize_repo flow with its automatic input_required handling, over stdio (a real
- * process) and HTTP (in-process through the front's fetch).
+ * full summarize_repo flow with its automatic input_required handling, over stdio and HTTP (in-process
+ * through the front's fetch). On stdio the pinned client runs a real `serve --stdio` process, the `auto`
+ * one the same command in-process.
  */
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
+import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -71,7 +73,9 @@ function connectClient(
   recorded: Recorded[],
 ): { client: Client; transport: Transport } {
   let transport: Transport;
-  if (kind === 'stdio') {
+  if (kind === 'stdio' && negotiation === 'auto') {
+    transport = inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']);
+  } else if (kind === 'stdio') {
     transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'serve', '--stdio', '--model', 'host', '--root', repo.root, '--quiet'],
