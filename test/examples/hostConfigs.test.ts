@@ -1,8 +1,8 @@
 /**
  * The host configuration snippets in examples/hosts/ (shown in the README) start a server that works:
- * each stdio entry is run as written — `npx mcp-model-input` replaced by this build's CLI, the
- * placeholder root by a fixture — and the official client lists and calls the tool; the remote entry's
- * header carries a bearer token the HTTP server accepts.
+ * each stdio entry is run as written — `npx mcp-model-input` replaced by this build's CLI (a real process for
+ * the first, `main` in-process for the others), the placeholder root by a fixture — and the official client
+ * lists and calls the tool; the remote entry's header carries a bearer token the HTTP server accepts.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { CLI } from '../helpers/rawChannel.js';
@@ -42,11 +43,13 @@ function client(): Client {
 }
 
 describe('host configuration snippets', () => {
+  // The first entry runs as a real process (this build's CLI in place of `npx mcp-model-input`); the others,
+  // whose arguments are what differs, run the same command line in-process.
   it.each([
-    ['claude_desktop_config.json', 'mcpServers'],
-    ['vscode.mcp.json', 'servers'],
-    ['cursor.mcp.json', 'mcpServers'],
-  ] as const)('%s starts a stdio server that lists and runs summarize_repo', async (file, list) => {
+    ['claude_desktop_config.json', 'mcpServers', 'process'],
+    ['vscode.mcp.json', 'servers', 'in-process'],
+    ['cursor.mcp.json', 'mcpServers', 'in-process'],
+  ] as const)('%s (%s) starts a stdio server that lists and runs summarize_repo (%s)', async (file, list, how) => {
     const server = await entry(file, list);
     expect(server.command).toBe('npx');
     expect(server.args.slice(0, 4)).toEqual(['-y', 'mcp-model-input', 'serve', '--stdio']);
@@ -55,7 +58,12 @@ describe('host configuration snippets', () => {
       .slice(2)
       .map((arg) => (arg === '${workspaceFolder}' || arg === '/path/to/your/repo' ? repo.root : arg));
     const mcp = client();
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, ...args], stderr: 'ignore' }));
+    expect(args.slice(0, 2)).toEqual(['serve', '--stdio']);
+    await mcp.connect(
+      how === 'process'
+        ? new StdioClientTransport({ command: process.execPath, args: [CLI, ...args], stderr: 'ignore' })
+        : inProcessStdioTransport(args.slice(2)),
+    );
     try {
       const { tools } = await mcp.listTools();
       expect(tools.map((tool) => tool.name)).toContain('summarize_repo');

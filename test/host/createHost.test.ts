@@ -18,6 +18,7 @@ import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import type { Approver, ApprovalRound } from '../../src/host/types.js';
 import { BUILTIN_MODEL_NAME, createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { createScriptedModel } from '../../src/models/scripted.js';
+import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -344,10 +345,11 @@ describe('a declined sampling round (onDeny)', () => {
       },
     };
   };
+  // `serve --stdio` in-process as the host's transport (the host spawning it is the stdio test above).
   const stdioTarget = (model: string) => ({
-    kind: 'stdio' as const,
-    command: process.execPath,
-    args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', model, '--quiet'],
+    kind: 'transport' as const,
+    transport: inProcessStdioTransport(['--root', repo.root, '--model', model, '--quiet']),
+    key: `stdio:in-process:${model}`,
   });
   const stopCode = async (promise: Promise<unknown>) => {
     try {
