@@ -22,6 +22,7 @@ import type { CompletionModel } from '../../src/models/modelSource.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
+import { runCli } from '../helpers/cliIo.js';
 import { makeTree, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI, httpChannel, meta } from '../helpers/rawChannel.js';
 import { capturingLogger } from '../helpers/servers.js';
@@ -251,16 +252,9 @@ describe('no secret reaches a model, on any path', () => {
     expectNoSecret('summarize stdout', text.stdout);
     expectNoSecret('summarize stderr', text.stderr);
     expect(text.stdout).toMatch(/Note: \d+ secrets? in \d+ files? (?:was|were) redacted\./);
-    const json = await run(process.execPath, [
-      CLI,
-      'summarize',
-      repo.root,
-      '--max-files',
-      '8',
-      '--json',
-      '--model',
-      'host',
-    ]);
+    // The printed JSON: the same command in-process (what it prints is what it writes to its stdout stream).
+    const json = await runCli(['summarize', repo.root, '--max-files', '8', '--json', '--model', 'host']);
+    expect(json.code).toBe(0);
     expectNoSecret('summarize --json stdout', json.stdout);
     const structured = JSON.parse(json.stdout);
     expectReported(structured, structured.notes.map((note: string) => `Note: ${note}`).join('\n'), false);
@@ -269,7 +263,8 @@ describe('no secret reaches a model, on any path', () => {
 
   it('`summarize --allow-secret-file` lets a named file back in, still redacted', async () => {
     const args = ['summarize', repo.root, '--json', '--quiet', '--allow-secret-file', '.env.production'];
-    const { stdout } = await run(process.execPath, [CLI, ...args]);
+    const { code, stdout } = await runCli(args);
+    expect(code).toBe(0);
     expectNoSecret('summarize --allow-secret-file stdout', stdout);
     const structured = JSON.parse(stdout);
     const secret = structured.skipped.find((entry: { reason: string }) => entry.reason === 'secret_file');
