@@ -6,9 +6,9 @@
  * survey its first call begins with, made into the process's survey cache (flows/summarizeRepo/run.ts,
  * `warmServedSurvey`: bounded by the cache's caps, made twice only for a quick tree); last, one whole
  * `summarize_repo` call with the built-in model through a stdio front of its own, so that every code path the call
- * takes has run once (compiled, its caches filled) — on the served root when its survey is kept (its own server and
- * key ring; it reads what a call would read, keeps nothing but what the survey cache keeps anyway, and answers no
- * one), otherwise (no served root, or a tree too large to survey twice) on a small synthetic tree in a fresh
+ * takes has run (compiled, its caches filled) — on the served root when its survey is kept, {@link
+ * SERVED_WARM_UP_CALLS} times (its own server and key ring; it reads what a call would read, keeps nothing but what
+ * the survey cache keeps anyway, and answers no one), otherwise once (no served root, or a tree too large to survey twice) on a small synthetic tree in a fresh
  * temporary directory, removed after it.
  *
  * One step per event-loop turn, so a request arriving meanwhile waits for one step at most. When a tool call arrives
@@ -31,6 +31,11 @@ import { startTokenizerThread } from '../repo/tokens.js';
 
 /** The synthetic call is given up after this long (a loaded machine): the warm-up is bounded in time. */
 export const SYNTHETIC_CALL_TIMEOUT_MS = 10_000;
+/**
+ * The warm-up's calls on the served root: a function run once still runs slower the next time than once it has run a
+ * few times (V8 compiles it further as it runs), and after the first call the next ones cost what a warm call costs.
+ */
+export const SERVED_WARM_UP_CALLS = 3;
 /** Where the synthetic tree is made (under the OS temporary directory); tests look for leftovers by this prefix. */
 export const WARM_UP_DIR_PREFIX = 'mcp-model-input-warm-up-';
 
@@ -156,7 +161,13 @@ const STEPS: readonly Step[] = [
     if (served === undefined) return;
     progress.servedKept = await (await import('../flows/summarizeRepo/run.js')).warmServedSurvey(served, signal);
   },
-  (signal, served, progress) => warmUpCall(signal, SYNTHETIC_CALL_TIMEOUT_MS, progress.servedKept ? served : undefined),
+  async (signal, served, progress) => {
+    const target = progress.servedKept ? served : undefined;
+    for (let call = 0; call < (target === undefined ? 1 : SERVED_WARM_UP_CALLS); call++) {
+      if ((await warmUpCall(signal, SYNTHETIC_CALL_TIMEOUT_MS, target)) !== 'answered') return;
+      await nextTurn();
+    }
+  },
 ];
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
