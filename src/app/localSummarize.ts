@@ -1,73 +1,79 @@
 /**
- * The main job: run the server in-process, connect the official SDK client pinned to
- * 2026-07-28 to the server's own stdio front over an in-memory pipe (no socket, no process, no HTTP
- * stack: inProcessPipe.ts), and return the result. With a server-owned model plan (the default,
- * `builtin`) that is one `tools/call`; with `host` in the plan the client answers the embedded
- * `sampling/createMessage` requests with its own model (the built-in one unless given). Every byte
- * goes through the same line gate, envelope gate, state codec and MRTR rounds as a `serve --stdio`
- * client's would.
+ * The main job: `summarize_repo` on a local tree, from this process. When every step of the model plan is
+ * served by a server-owned model (the default, `builtin`, or a provider) and no trace is asked for, the tool
+ * runs directly — the same tool, arguments schema, flow and result as a `tools/call` would get, without a
+ * protocol round trip that would carry nothing but the arguments one way and the result back (direct
+ * integration, in one process). When the host's model serves a step (`--model host`, `host,builtin`…) or a
+ * trace of the exchange is asked for, it goes through the official client and the server's stdio front
+ * (summarizeOverMcp.ts, loaded only then), because those are what the run is about.
  */
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
 
-import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
-import type { Logger } from '../logger.js';
-import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
-import type { CompletionModel } from '../models/modelSource.js';
-import { parseModelSpec, type ModelPlan } from '../models/sources.js';
-import type { RepositoryOptions } from '../repo/index.js';
-import { createInProcessPipe, StreamClientTransport } from './inProcessPipe.js';
-import { createModelInputServer, serveModelInputStdio } from './modelInputServer.js';
+import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
+import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
+import { invalidArgumentsMessage, type ToolContext } from '../flows/tool.js';
+import { parseModelSpec, planReach } from '../models/sources.js';
 import { localPrincipal } from '../server/principals.js';
-import { createEphemeralKeyRing } from '../state/index.js';
-import { createHostClient } from '../host/client.js';
-import { clientTransport } from '../host/target.js';
-import type { TraceSink } from '../host/trace.js';
+import { createEphemeralKeyRing, createStateCodec } from '../state/index.js';
+import type { LocalSummarizeOptions } from './localSummarizeOptions.js';
 
-/** What the in-process server is called in remembered approvals and rate limits (none apply to the main job). */
-const IN_PROCESS_KEY = 'in-process';
+export type { LocalSummarizeOptions };
 
-export interface LocalSummarizeOptions {
-  root: string;
-  args: { audience?: string; path?: string; maxFiles?: number; mode?: 'pick' | 'explore' };
-  logger: Logger;
-  /** The server's model plan; defaults to `builtin` (server-owned, one call). */
-  models?: ModelPlan;
-  /** The host's model, for steps the plan gives to `host`; defaults to the built-in heuristic. */
-  model?: CompletionModel;
-  trace?: TraceSink;
-  /** `summarize_repo` size limits (defaults in flows/summarizeRepo/prompts.ts). */
-  budgets?: Partial<SummarizeBudgets>;
-  /** Repository reader options, e.g. `onProgress` for a progress line. */
-  repository?: RepositoryOptions;
+/** The client name a directly run call reports to the flow, as the in-process client's `clientInfo` would. */
+const CLIENT_NAME = 'mcp-model-input-summarize';
+
+/** Whether the run needs the protocol: a step for the host's model, a trace of the exchange, or the caller's ask. */
+export function needsProtocol(options: Pick<LocalSummarizeOptions, 'models' | 'trace' | 'overMcp'>): boolean {
+  if (options.overMcp === true || options.trace !== undefined) return true;
+  return planReach(options.models ?? parseModelSpec('builtin'), [PICK_KEY, SUMMARY_KEY, EXPLORE_KEY]).usesHost;
 }
 
-export async function runLocalSummarize(options: LocalSummarizeOptions): Promise<CallToolResult> {
-  const model = options.model ?? createBuiltinModel();
-  const server = createModelInputServer({
+/** What a `tools/call` from the local user tells a tool: who, which client, and nothing to resume. */
+function localToolContext(signal: AbortSignal): ToolContext {
+  return {
+    principal: localPrincipal(),
+    clientName: CLIENT_NAME,
+    clientCapabilities: {},
+    requestState: undefined,
+    inputResponses: undefined,
+    signal,
+    progress: async () => {},
+    log: async () => {},
+  };
+}
+
+/** The tool run directly with a server-owned model plan: one call, a complete result. */
+async function summarizeDirectly(options: LocalSummarizeOptions): Promise<CallToolResult> {
+  const tool = createSummarizeRepoTool({
     root: options.root,
+    // Never used: no step goes to the host, so no round is minted; the tool's options require a codec.
+    codec: createStateCodec({ keyRing: createEphemeralKeyRing() }),
     models: options.models ?? parseModelSpec('builtin'),
-    // One process serves every round here, so a per-process key is exactly right.
-    keyRing: createEphemeralKeyRing(),
     logger: options.logger,
-    defaultPrincipal: localPrincipal(),
-    // The in-process client is pinned to 2026-07-28: no 2025-11-25 client ever reaches this server.
-    legacy: false,
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
   });
-  const pipe = createInProcessPipe();
-  const front = serveModelInputStdio(server, { logger: options.logger, input: pipe.toServer, output: pipe.toClient });
-  const transport = clientTransport(
-    { kind: 'transport', transport: new StreamClientTransport(pipe.toClient, pipe.toServer), key: IN_PROCESS_KEY },
-    options.trace === undefined ? {} : { trace: options.trace },
-  );
-  const client = createHostClient({ name: 'mcp-model-input-summarize', model });
-  try {
-    await client.connect(transport);
-    const result = await client.callTool({ name: 'summarize_repo', arguments: options.args });
-    return result as CallToolResult;
-  } finally {
-    await client.close().catch(() => {});
-    await front.close();
+  // Refused as the server's tools/call handler refuses them (the same -32602 message).
+  const parsed = tool.inputSchema.safeParse(options.args);
+  if (!parsed.success) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, invalidArgumentsMessage(tool.name, parsed.error));
   }
+  const result = await tool.run(parsed.data, localToolContext(new AbortController().signal));
+  if (isInputRequiredResult(result)) {
+    throw new Error('summarize_repo asked for input although every step has a server-owned model');
+  }
+  // What the client would check against the published output schema.
+  if (result.isError !== true && tool.outputSchema !== undefined) tool.outputSchema.parse(result.structuredContent);
+  return result;
+}
+
+export async function runLocalSummarize(options: LocalSummarizeOptions): Promise<CallToolResult> {
+  if (!needsProtocol(options)) return summarizeDirectly(options);
+  const { summarizeOverMcp } = await import('./summarizeOverMcp.js');
+  return summarizeOverMcp(options);
 }

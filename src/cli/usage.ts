@@ -144,7 +144,8 @@ Options:
                              syntax, relative to the root, e.g. 'fixtures/*.pem'); its content is still
                              redacted (see docs/security.md)
   --json                     print the structured result as JSON instead of the summary text
-  --trace                    print each exchange to stderr (id, method, resultType, input keys)
+  --trace                    run the call over MCP (the official client and the server in-process) and
+                             print each exchange to stderr (id, method, resultType, input keys)
   --quiet                    no informational lines on stderr (such as the one line per model call)
   --model SPEC               as for 'serve --help' (default: builtin): builtin, openai:MODEL,
                              anthropic:MODEL, PROVIDER:CHEAP+STRONG, host, host,openai:MODEL,

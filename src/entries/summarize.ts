@@ -1,7 +1,8 @@
 /**
- * `mcp-model-input/summarize`: the main job as a function. `runLocalSummarize` serves
- * `summarize_repo` in-process and calls it with the official client (2026-07-28), on the built-in
- * model by default: no keys, no network. The result's `structuredContent` follows
+ * `mcp-model-input/summarize`: the main job as a function. `runLocalSummarize` runs `summarize_repo`
+ * in-process, on the built-in model by default: no keys, no network. With a server-owned model plan it
+ * calls the tool directly; when the host's model serves a step, a trace is asked for, or `overMcp` is set,
+ * it serves the tool and calls it with the official client (2026-07-28) over an in-memory pipe. The result's `structuredContent` follows
  * `summarizeRepoOutput`. Named exports only.
  */
 export { runLocalSummarize } from '../app/localSummarize.js';

@@ -34,7 +34,8 @@ import {
   type StateCodec,
   type StateRejectReason,
 } from '../state/index.js';
-import { StoreUnavailableError, type SharedStore } from '../state/stores/index.js';
+import type { SharedStore } from '../state/stores/index.js';
+import { StoreUnavailableError } from '../state/stores/storeUnavailableError.js';
 
 export const STORE_UNAVAILABLE_MESSAGE =
   'The request-state store is unreachable: this server refuses MRTR rounds until it is back. Retry later.';

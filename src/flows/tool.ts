@@ -67,3 +67,9 @@ export type AnyToolDefinition = ToolDefinition<z.ZodObject>;
 export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): AnyToolDefinition {
   return tool as unknown as AnyToolDefinition;
 }
+
+/** The -32602 message for arguments that fail a tool's schema: every issue, with its path. */
+export function invalidArgumentsMessage(toolName: string, error: z.ZodError): string {
+  const issues = error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
+  return `Invalid arguments for ${toolName}: ${issues.join('; ')}`;
+}

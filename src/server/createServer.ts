@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { AnyToolDefinition, ToolContext } from '../flows/tool.js';
+import { invalidArgumentsMessage, type AnyToolDefinition, type ToolContext } from '../flows/tool.js';
 import type { Logger } from '../logger.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
 import type { Admission } from './admission.js';
@@ -122,10 +122,6 @@ export function listToolsResult(descriptors: readonly Tool[]): { tools: Tool[] }
   return { tools: structuredClone([...descriptors]) };
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
-}
-
 /** A new call over a per-principal limit, as the `isError` result the model can read; else undefined. */
 async function refusedByLimits(
   limits: PrincipalLimits,
@@ -192,10 +188,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
             described,
           );
         }
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`,
-        );
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, invalidArgumentsMessage(tool.name, parsed.error));
       }
       const limits = options.limits;
       if (limits !== undefined && options.admitCalls === true && ctx.mcpReq.requestState() === undefined) {

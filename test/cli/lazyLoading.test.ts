@@ -235,16 +235,35 @@ describe('summarize loads what the main job needs', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('runs without an HTTP stack, a Redis client or metrics, and counts tokens on a thread of their own', async () => {
+  it('runs the tool directly with the built-in model: no MCP client, pipe, HTTP stack, Redis client or metrics', async () => {
     const result = await run(['summarize', root, '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Written by the built-in heuristic');
+    expect(result.httpStack).toBe(false);
+    // Loaded only by what needs them: the protocol path (--trace, host steps), explore's regular expressions, limits.
+    for (const name of ['@modelcontextprotocol/client', 're2js', 'rate-limiter-flexible']) {
+      expect(result.packages.has(name), name).toBe(false);
+    }
+    for (const name of ['@hono/node-server', 'ioredis', 'prom-client', ...HEAVY]) {
+      expect(result.packages.has(name), name).toBe(false);
+    }
+    expect(result.own).toContain('app/localSummarize.js');
+    expect(result.own).not.toContain('app/summarizeOverMcp.js');
+    expect(result.own).not.toContain('app/inProcessPipe.js');
+    expect(result.own).toContain('repo/tokenizerThread.js');
+  });
+
+  it('goes through the official client over an in-memory pipe when the exchange is traced', async () => {
+    const result = await run(['summarize', root, '--quiet', '--trace']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Written by the built-in heuristic');
     // The client reaches the in-process server over a pipe to its stdio front: no fetch, Request or Headers.
     expect(result.httpStack).toBe(false);
+    expect(result.packages.has('@modelcontextprotocol/client')).toBe(true);
+    expect(result.own).toContain('app/summarizeOverMcp.js');
+    expect(result.own).toContain('app/inProcessPipe.js');
     for (const name of ['@hono/node-server', 'ioredis', 'prom-client', ...HEAVY]) {
       expect(result.packages.has(name), name).toBe(false);
     }
-    expect(result.own).toContain('app/inProcessPipe.js');
-    expect(result.own).toContain('repo/tokenizerThread.js');
   });
 });

@@ -62,7 +62,7 @@ async function scanContents(input: SearchInput, matcher: LineMatcher): Promise<S
 }
 
 export async function searchFiles(input: SearchInput): Promise<ExploreResult> {
-  const matcher = compileSearchPattern(input.pattern, input.regex);
+  const matcher = await compileSearchPattern(input.pattern, input.regex);
   if ('invalid' in matcher) {
     return failure('bad_pattern', `Not a valid regular expression (RE2 syntax): ${matcher.invalid}.`);
   }
