@@ -340,6 +340,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       io.stdin.once('close', () => resolve(0));
       dispose = onShutdownSignal((signal) => {
         logger.info(`${signal}: shutting down`);
+        warmUp.abort();
         void handle.close().finally(() => resolve(0));
       });
     });
