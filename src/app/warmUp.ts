@@ -2,18 +2,23 @@
  * What a server's first `summarize_repo` call would otherwise load, build and run for the first time, done once the
  * server has answered its first message (a stdio server) or request (HTTP), so that start-up is never delayed and
  * the first call finds it ready: the tokenizer (on its own thread), the flow, its engine and the repository reader,
- * linguist's language index and the secret scanner — then one whole `summarize_repo` call, with the built-in model,
- * on a small synthetic tree in a fresh temporary directory (removed after it), through a stdio front of its own, so
- * that every code path the call takes has run once (compiled, its caches filled). The synthetic call never touches
- * the served root and keeps nothing: its own server, key ring and no survey cache. Last, given the served root (a
- * server has exactly one), the survey its first call begins with is made into the process's survey cache
- * (flows/summarizeRepo/run.ts, `warmServedSurvey`: bounded by the cache's caps, made twice only for a quick tree).
+ * linguist's language index and the secret scanner; then, given the served root (a server has exactly one), the
+ * survey its first call begins with, made into the process's survey cache (flows/summarizeRepo/run.ts,
+ * `warmServedSurvey`: bounded by the cache's caps, made twice only for a quick tree); last, one whole
+ * `summarize_repo` call with the built-in model through a stdio front of its own, so that every code path the call
+ * takes has run (compiled, its caches filled) — on the served root when its survey is kept, {@link
+ * SERVED_WARM_UP_CALLS} times (its own server and key ring; it reads what a call would read, keeps nothing but what
+ * the survey cache keeps anyway, and answers no one), otherwise once (no served root, or a tree too large to survey twice) on a small synthetic tree in a fresh
+ * temporary directory, removed after it.
  *
- * One step per event-loop turn, so a request arriving meanwhile waits for one step at most; the synthetic call is
- * abandoned (its front closed, the directory removed) as soon as `signal` aborts — the server aborts it when a tool
- * call arrives — or after {@link SYNTHETIC_CALL_TIMEOUT_MS}. Nothing here changes an answer: each step fills the same
- * per-process cache the call would fill itself. A failed step is left for the call to meet (and report) as it would
- * have without the warm-up.
+ * One step per event-loop turn, so a request arriving meanwhile waits for one step at most. When a tool call arrives
+ * (`signal` aborts — the server aborts it then), what the call will not use is given up: the warm-up's own call (its
+ * front closed, a synthetic tree removed) and a first survey of the served root (the call surveys afresh); what it
+ * will use goes on, for the call to join: the loading steps (an import under way is shared by every importer), and a
+ * second survey of the served root (the survey cache lets a call join a survey under way on a watched tree). The
+ * warm-up's call is also given up after {@link SYNTHETIC_CALL_TIMEOUT_MS}. Nothing here changes an answer: each step
+ * fills the same per-process cache the call would fill itself. A failed step is left for the call to meet (and
+ * report) as it would have without the warm-up.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +31,11 @@ import { startTokenizerThread } from '../repo/tokens.js';
 
 /** The synthetic call is given up after this long (a loaded machine): the warm-up is bounded in time. */
 export const SYNTHETIC_CALL_TIMEOUT_MS = 10_000;
+/**
+ * The warm-up's calls on the served root: a function run once still runs slower the next time than once it has run a
+ * few times (V8 compiles it further as it runs), and after the first call the next ones cost what a warm call costs.
+ */
+export const SERVED_WARM_UP_CALLS = 3;
 /** Where the synthetic tree is made (under the OS temporary directory); tests look for leftovers by this prefix. */
 export const WARM_UP_DIR_PREFIX = 'mcp-model-input-warm-up-';
 
@@ -50,12 +60,14 @@ async function writeSyntheticTree(root: string): Promise<void> {
 export type WarmUpCallOutcome = 'answered' | 'failed' | 'abandoned' | 'timed_out';
 
 /**
- * One `summarize_repo` call on a synthetic tree, as a stdio client would make it: `answered` (a successful result),
- * `failed` (any other answer), `abandoned` (`signal` aborted first) or `timed_out`. The tree is removed in every case.
+ * One `summarize_repo` call with the built-in model, as a stdio client would make it: on `served` (through the
+ * process's survey cache) when given, else on a synthetic tree. `answered` (a successful result), `failed` (any
+ * other answer), `abandoned` (`signal` aborted first) or `timed_out`. A synthetic tree is removed in every case.
  */
 export async function warmUpCall(
   signal: AbortSignal,
   timeoutMs = SYNTHETIC_CALL_TIMEOUT_MS,
+  served?: ServedRoot,
 ): Promise<WarmUpCallOutcome> {
   if (signal.aborted) return 'abandoned';
   const [
@@ -70,21 +82,26 @@ export async function warmUpCall(
     import('../state/index.js'),
   ]);
   if (signal.aborted) return 'abandoned';
-  const root = await mkdtemp(join(tmpdir(), WARM_UP_DIR_PREFIX));
+  const synthetic = served === undefined ? await mkdtemp(join(tmpdir(), WARM_UP_DIR_PREFIX)) : undefined;
   let handle: { close(): Promise<void> } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
-    await writeSyntheticTree(root);
+    if (synthetic !== undefined) await writeSyntheticTree(synthetic);
     if (signal.aborted) return 'abandoned';
     const server = createModelInputServer({
-      root,
       models: parseModelSpec('builtin'),
       keyRing: createEphemeralKeyRing(),
       logger: silentLogger,
       defaultPrincipal: 'warm-up',
       legacy: false,
-      surveyCache: false,
+      ...(served === undefined
+        ? { root: synthetic as string, surveyCache: false as const }
+        : {
+            root: served.root,
+            ...(served.repository !== undefined && { repository: served.repository }),
+            ...(served.budgets !== undefined && { budgets: served.budgets }),
+          }),
     });
     const input = new PassThrough();
     const output = new PassThrough();
@@ -120,24 +137,36 @@ export async function warmUpCall(
     clearTimeout(timer);
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
     await handle?.close().catch(() => undefined);
-    await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    if (synthetic !== undefined)
+      await rm(synthetic, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }
 }
 
 /** The served root, as the server's `summarize_repo` tool reads it: its survey is made ahead of the first call. */
 export type ServedRoot = Pick<SummarizeRepoToolOptions, 'root' | 'repository' | 'budgets'>;
 
-type Step = (signal: AbortSignal, served: ServedRoot | undefined) => Promise<unknown>;
+/** What the steps tell the next ones: whether the served root's survey is now kept. */
+interface Progress {
+  servedKept: boolean;
+}
+
+type Step = (signal: AbortSignal, served: ServedRoot | undefined, progress: Progress) => Promise<unknown>;
 
 const STEPS: readonly Step[] = [
   async () => startTokenizerThread(),
   () => import('../flows/summarizeRepo/run.js'),
   async () => (await import('../repo/facts/languageData.js')).loadLanguageIndex(),
   async () => (await import('../repo/secrets/scanner.js')).scanText('warm-up: no secret here'),
-  (signal) => warmUpCall(signal),
-  async (signal, served) => {
+  async (signal, served, progress) => {
     if (served === undefined) return;
-    await (await import('../flows/summarizeRepo/run.js')).warmServedSurvey(served, signal);
+    progress.servedKept = await (await import('../flows/summarizeRepo/run.js')).warmServedSurvey(served, signal);
+  },
+  async (signal, served, progress) => {
+    const target = progress.servedKept ? served : undefined;
+    for (let call = 0; call < (target === undefined ? 1 : SERVED_WARM_UP_CALLS); call++) {
+      if ((await warmUpCall(signal, SYNTHETIC_CALL_TIMEOUT_MS, target)) !== 'answered') return;
+      await nextTurn();
+    }
   },
 ];
 
@@ -147,14 +176,16 @@ let started: Promise<void> | undefined;
 
 /**
  * Starts the warm-up (once per process); the promise settles when every step has run, and never rejects. Once
- * `signal` aborts, the synthetic call and the served root's survey are given up (or never begun); the loading
- * steps run regardless (each is what the first call would do itself).
+ * `signal` aborts, the warm-up's call and a first survey of the served root are given up (or never begun); the
+ * loading steps and a second survey of the served root run regardless (each is what the first call would do itself,
+ * and the call joins them).
  */
 export function warmUpServer(signal: AbortSignal = new AbortController().signal, served?: ServedRoot): Promise<void> {
   started ??= (async () => {
+    const progress: Progress = { servedKept: false };
     for (const step of STEPS) {
       await nextTurn();
-      await step(signal, served).catch(() => undefined);
+      await step(signal, served, progress).catch(() => undefined);
     }
   })();
   return started;

@@ -330,12 +330,17 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       onRequest: (method) => method === 'tools/call' && warmUp.abort(),
     });
     logger.info(`serving ${root} on stdio (model: ${models.spec})`);
-    io.stdin.once('end', () => void handle.close());
+    io.stdin.once('end', () => {
+      // No call can come any more: the warm-up's survey and calls are not begun (a host's probe process exits soon).
+      warmUp.abort();
+      void handle.close();
+    });
     let dispose = () => {};
     const code = await new Promise<number>((resolve) => {
       io.stdin.once('close', () => resolve(0));
       dispose = onShutdownSignal((signal) => {
         logger.info(`${signal}: shutting down`);
+        warmUp.abort();
         void handle.close().finally(() => resolve(0));
       });
     });

@@ -143,8 +143,12 @@ class FsRepository implements Repository {
     const withFacts = options.facts !== false;
     if (this.cache === undefined) return (await this.surveyBase(base, subPath, candidateBytes, withFacts)).survey;
     const variant = this.variant;
-    return this.cache.survey(this.ctx.root, variant, `${base}\0${candidateBytes}\0${withFacts}`, () =>
-      this.surveyBase(base, subPath, candidateBytes, withFacts),
+    return this.cache.survey(
+      this.ctx.root,
+      variant,
+      `${base}\0${candidateBytes}\0${withFacts}`,
+      () => this.surveyBase(base, subPath, candidateBytes, withFacts),
+      { whenWatched: options.whenWatched === true },
     );
   }
 

@@ -28,9 +28,20 @@ interface Kept {
   survey: RepoSurvey;
 }
 
+/**
+ * A survey under way that was begun while the tree was fully watched: `survey` settles with a way to get its answer
+ * (frozen, shared by whoever joined it), or with undefined if it failed.
+ */
+interface Running {
+  generation: number;
+  survey: Promise<(() => RepoSurvey) | undefined>;
+}
+
 interface RootEntry {
   watch: TreeWatch;
   surveys: Map<string, Kept>;
+  /** Surveys under way that a call may join (one per key at most). */
+  running: Map<string, Running>;
   /** Other values computed from the tree (`keep`), least recently made first. */
   values: Map<string, { generation: number; value: unknown }>;
   lastUsed: number;
@@ -109,7 +120,13 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
     } else {
       sweep();
       while (entries.size >= maxRoots) drop(entries.keys().next().value as string);
-      entry = { watch: new TreeWatch(root, budget), surveys: new Map(), values: new Map(), lastUsed: 0 };
+      entry = {
+        watch: new TreeWatch(root, budget),
+        surveys: new Map(),
+        running: new Map(),
+        values: new Map(),
+        lastUsed: 0,
+      };
     }
     entry.lastUsed = Date.now();
     entries.set(key, entry);
@@ -118,27 +135,48 @@ export function createSurveyCache(options: SurveyCacheOptions = {}): SurveyCache
   };
 
   return {
-    async survey(root, variant, key, compute) {
+    async survey(root, variant, key, compute, options = {}) {
       const entry = entryFor(root, variant);
       const { watch } = entry;
+      if (options.whenWatched === true) await watch.whenStarted();
       await settle();
       const kept = entry.surveys.get(key);
       if (kept !== undefined && watch.complete && kept.generation === watch.generation) {
         return kept.survey;
       }
+      // The same survey under way, begun while the tree was fully watched, and no event since — the settle above
+      // delivered every change made before this call: its answer is the tree as this call would find it. Joined.
+      const running = entry.running.get(key);
+      if (running !== undefined && watch.complete && running.generation === watch.generation) {
+        const joined = await running.survey;
+        if (joined !== undefined) return joined();
+      }
       entry.surveys.delete(key);
       const complete = watch.complete;
       const generation = watch.generation;
-      const run = await compute();
-      // Watching begins after the first survey of a root, off the critical path; the next survey can be kept.
-      if (!watch.broken) watch.start();
-      await settle();
-      const unchanged = complete && watch.complete && watch.generation === generation;
-      if (unchanged && watch.cover(listedDirectories(run.listing)) && entries.get(`${root}\0${variant}`) === entry) {
-        while (entry.surveys.size >= maxSurveys) entry.surveys.delete(entry.surveys.keys().next().value as string);
-        entry.surveys.set(key, { generation, survey: deepFreeze(structuredClone(run.survey)) });
+      let share: (answer: (() => RepoSurvey) | undefined) => void = () => {};
+      const own: Running = { generation, survey: new Promise((resolve) => (share = resolve)) };
+      if (complete) entry.running.set(key, own);
+      try {
+        const run = await compute();
+        // Watching begins after the first survey of a root, off the critical path; the next survey can be kept.
+        if (!watch.broken) watch.start();
+        await settle();
+        let frozen: RepoSurvey | undefined;
+        const copy = (): RepoSurvey => (frozen ??= deepFreeze(structuredClone(run.survey)));
+        const unchanged = complete && watch.complete && watch.generation === generation;
+        if (unchanged && watch.cover(listedDirectories(run.listing)) && entries.get(`${root}\0${variant}`) === entry) {
+          while (entry.surveys.size >= maxSurveys) entry.surveys.delete(entry.surveys.keys().next().value as string);
+          entry.surveys.set(key, { generation, survey: copy() });
+        }
+        share(copy);
+        return run.survey;
+      } catch (error) {
+        share(undefined);
+        throw error;
+      } finally {
+        if (entry.running.get(key) === own) entry.running.delete(key);
       }
-      return run.survey;
     },
     async keep<T>(root: string, variant: string, key: string, compute: () => Promise<T>): Promise<T> {
       const entry = entryFor(root, variant);

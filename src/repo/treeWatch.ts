@@ -51,6 +51,7 @@ export class TreeWatch {
   private generationValue = 0;
   private walks = 0;
   private armed = false;
+  private arming: Promise<void> | undefined;
   private brokenValue = false;
   private closed = false;
 
@@ -78,7 +79,15 @@ export class TreeWatch {
   start(): void {
     if (this.armed || this.walks > 0 || this.brokenValue || this.closed) return;
     if (!this.watchGitDirectory()) return;
-    void this.walkFrom('').then(() => (this.armed = true));
+    this.arming = this.walkFrom('').then(() => {
+      this.armed = true;
+    });
+  }
+
+  /** Settles once the walk begun by {@link start} is over (at once if none was begun): whether the watch is complete. */
+  async whenStarted(): Promise<boolean> {
+    await this.arming;
+    return this.complete;
   }
 
   /** Watches `dirs` (directories of listed files) not yet watched; false if any was missing. */

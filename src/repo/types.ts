@@ -76,6 +76,11 @@ export interface SurveyOptions {
   candidateBytes?: number;
   /** Compute the whole-repository facts (default true). */
   facts?: boolean;
+  /**
+   * With a survey cache: first wait until the watch on the root, begun by an earlier survey, is complete, so that
+   * this survey can be kept (the server's warm-up, which is not in a hurry). Default false: a call never waits.
+   */
+  whenWatched?: boolean;
 }
 
 /** What the pick prompt is built from: an outline of the whole listing plus the best inspected candidates. */
@@ -219,8 +224,16 @@ export interface SurveyCache {
   /**
    * The survey kept for (`root`, `variant`, `key`) if nothing under the root changed since it was made; otherwise
    * `compute()`'s, kept when the tree was fully watched throughout. `variant` names the options a survey depends on.
+   * A survey of the same key already under way, begun while the tree was fully watched and with no event since, is
+   * joined rather than made twice. `whenWatched`: first wait for the root's watch to be complete.
    */
-  survey(root: string, variant: string, key: string, compute: () => Promise<SurveyRun>): Promise<RepoSurvey>;
+  survey(
+    root: string,
+    variant: string,
+    key: string,
+    compute: () => Promise<SurveyRun>,
+    options?: { whenWatched?: boolean },
+  ): Promise<RepoSurvey>;
   /**
    * The value kept for (`root`, `variant`, `key`) while nothing under the root changed since it was computed;
    * otherwise `compute()`'s, kept when the root's watch (started by a survey) was complete throughout. Bounded.

@@ -103,25 +103,39 @@ export async function runSummarizeRepo(
   }
 }
 
-/** The served root's warm-up survey is made a second time (to be kept) only if the first took less than this. */
+/**
+ * The served root's warm-up survey is made a second time (to be kept) only if the first took less than this, or
+ * listed at most {@link WARM_SURVEY_REPEAT_PATHS} paths (the first survey runs the reader's code for the first time:
+ * on a loaded machine a small tree's may take longer than this).
+ */
 export const WARM_SURVEY_REPEAT_MS = 500;
+export const WARM_SURVEY_REPEAT_PATHS = 1000;
 
 /**
  * The survey a first `summarize_repo` call on the whole served root begins with, made ahead of it into the process's
  * survey cache (the server's warm-up, app/warmUp.ts), with the tool's own repository options and pick budget so that
  * the call finds it. The cache keeps a root's survey from its second one on (the first arms the watch on the tree), so
- * a second is made when the first was quick (under {@link WARM_SURVEY_REPEAT_MS}): a large tree is surveyed once at
- * most. Bounded like any call's surveys (the cache's caps); `signal` stops it (the listing, git, the inspection).
+ * a second is made when the first was quick (under {@link WARM_SURVEY_REPEAT_MS}) or the tree small: a large tree is
+ * surveyed once at most. Bounded like any call's surveys (the cache's caps).
+ *
+ * `signal` (a tool call arriving) stops the first survey, which the call could not use (the watch was not armed
+ * before it: the call surveys afresh) — but not the second: begun on a fully watched tree, it is what a call
+ * arriving meanwhile joins (surveyCache.ts) instead of making the same survey again. The second waits for the watch
+ * to be complete, so that it is kept. True when the second survey was made (the tree's survey is now kept, unless
+ * the tree changed meanwhile or cannot be watched).
  */
 export async function warmServedSurvey(
   options: Pick<SummarizeRepoToolOptions, 'root' | 'repository' | 'budgets'>,
   signal: AbortSignal,
-): Promise<void> {
-  if (signal.aborted) return;
-  const repo = await openRepository(options.root, { cache: sharedSurveyCache(), ...options.repository, signal });
+): Promise<boolean> {
+  if (signal.aborted) return false;
+  const open = (stop?: AbortSignal) =>
+    openRepository(options.root, { cache: sharedSurveyCache(), ...options.repository, ...(stop && { signal: stop }) });
   const candidateBytes = resolveBudgets(options.budgets).pickPromptBytes;
   const started = performance.now();
-  await repo.survey(undefined, { candidateBytes });
-  if (signal.aborted || performance.now() - started >= WARM_SURVEY_REPEAT_MS) return;
-  await repo.survey(undefined, { candidateBytes });
+  const first = await (await open(signal)).survey(undefined, { candidateBytes });
+  const quick = performance.now() - started < WARM_SURVEY_REPEAT_MS || first.total <= WARM_SURVEY_REPEAT_PATHS;
+  if (signal.aborted || !quick) return false;
+  await (await open()).survey(undefined, { candidateBytes, whenWatched: true });
+  return true;
 }

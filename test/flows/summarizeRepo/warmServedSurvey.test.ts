@@ -11,7 +11,7 @@ import { runLocalSummarize } from '../../../src/app/localSummarize.js';
 import { warmServedSurvey } from '../../../src/flows/summarizeRepo/run.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openRepository, sharedSurveyCache } from '../../../src/repo/index.js';
-import { makeSampleRepo, type FixtureRepo } from '../../helpers/fixtureRepo.js';
+import { makeSampleRepo, makeTree, type FixtureRepo } from '../../helpers/fixtureRepo.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
@@ -39,5 +39,22 @@ describe('warmServedSurvey', () => {
     const structured = result.structuredContent as { candidates: { total: number } };
     expect(structured.candidates.total).toBe(fresh.total);
     expect(fresh.candidates.map((candidate) => candidate.path)).toContain('ADDED.md');
+  });
+
+  it("leaves a small tree's survey kept: the next call lists nothing", async () => {
+    const tree = await makeTree({ 'README.md': '# kept\n', 'src/main.ts': 'export {};\n' }, 'mmi-warm-kept-');
+    try {
+      expect(await warmServedSurvey({ root: tree.root }, new AbortController().signal)).toBe(true);
+      const phases: string[] = [];
+      const repo = await openRepository(tree.root, {
+        cache: sharedSurveyCache(),
+        onProgress: (event) => phases.push(event.phase),
+      });
+      const kept = await repo.survey();
+      expect(phases).not.toContain('listed');
+      expect(kept).toEqual(await (await openRepository(tree.root)).survey());
+    } finally {
+      await tree.cleanup();
+    }
   });
 });
