@@ -2,21 +2,15 @@
  * The warm-up after a server's first answer (app/warmUp.ts) and the main job's in-process pipe (app/inProcessPipe.ts):
  * the first answer is written before anything is warmed, and warming changes no result.
  */
-import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { PassThrough } from 'node:stream';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createInProcessPipe, StreamClientTransport } from '../../src/app/inProcessPipe.js';
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
-import { createModelInputServer, serveModelInputStdio } from '../../src/app/modelInputServer.js';
-import { WARM_UP_DIR_PREFIX, warmUpCall, warmUpServer } from '../../src/app/warmUp.js';
+import { serveModelInputStdio } from '../../src/app/modelInputServer.js';
+import { warmUpCall, warmUpServer } from '../../src/app/warmUp.js';
 import { silentLogger } from '../../src/logger.js';
-import { parseModelSpec } from '../../src/models/sources.js';
-import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
-import { meta } from '../helpers/rawChannel.js';
+import { builtinServerStreams, requestLine as line, warmUpDirs } from '../helpers/stdioFront.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
@@ -24,40 +18,26 @@ beforeAll(async () => {
 });
 afterAll(() => repo.cleanup());
 
-const line = (id: number, method: string, params: Record<string, unknown> = {}): string =>
-  `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta() } })}\n`;
-
 describe('the stdio front tells when its first answer is out', () => {
   it('once, after the answer was written, never for a line the gate refused', async () => {
-    const server = createModelInputServer({
-      root: repo.root,
-      models: parseModelSpec('builtin'),
-      keyRing: createEphemeralKeyRing(),
-      logger: silentLogger,
-      defaultPrincipal: 'local',
-      legacy: false,
-    });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const { server, input, output, written } = builtinServerStreams(repo.root);
     const seen: string[] = [];
     const methods: string[] = [];
     const handle = serveModelInputStdio(server, {
       logger: silentLogger,
       input,
       output,
-      onFirstAnswer: () => seen.push(written),
+      onFirstAnswer: () => seen.push(written()),
       onRequest: (method) => methods.push(method),
     });
     try {
       input.write('this is not JSON\n');
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(written).toContain('"id":null');
+      expect(written()).toContain('"id":null');
       expect(seen).toEqual([]);
       input.write(line(1, 'server/discover'));
       input.write(line(2, 'tools/list'));
-      for (let turn = 0; turn < 200 && !written.includes('"id":2'); turn++) {
+      for (let turn = 0; turn < 200 && !written().includes('"id":2'); turn++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       expect(seen).toHaveLength(1);
@@ -82,11 +62,6 @@ describe('the warm-up', () => {
     expect(after.content).toEqual(before.content);
   });
 });
-
-/** The warm-up's synthetic trees present in the temporary directory now. */
-async function warmUpDirs(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((name) => name.startsWith(WARM_UP_DIR_PREFIX));
-}
 
 describe("the warm-up's synthetic call", () => {
   it('answers with a successful summary of its own tree and leaves no temporary files', async () => {

@@ -3,33 +3,23 @@
  * a tool call arriving during the warm-up (joining what it already began) answers as it would without one, and the
  * served tree is never changed nor a temporary tree left behind.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
-import { createModelInputServer, serveModelInputStdio } from '../../src/app/modelInputServer.js';
-import { WARM_UP_DIR_PREFIX, warmUpCall, warmUpServer } from '../../src/app/warmUp.js';
+import { serveModelInputStdio } from '../../src/app/modelInputServer.js';
+import { warmUpCall, warmUpServer } from '../../src/app/warmUp.js';
 import { silentLogger } from '../../src/logger.js';
-import { parseModelSpec } from '../../src/models/sources.js';
-import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
-import { meta } from '../helpers/rawChannel.js';
+import { builtinServerStreams, requestLine as line, warmUpDirs } from '../helpers/stdioFront.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
   repo = await makeSampleRepo();
 });
 afterAll(() => repo.cleanup());
-
-const warmUpDirs = async (): Promise<string[]> =>
-  (await readdir(tmpdir())).filter((name) => name.startsWith(WARM_UP_DIR_PREFIX));
-
-const line = (id: number, method: string, params: Record<string, unknown> = {}): string =>
-  `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta() } })}\n`;
 
 describe("the warm-up's call on the served root", () => {
   it('answers, makes no temporary tree and changes nothing a later call sees', async () => {
@@ -48,18 +38,7 @@ describe('a tool call arriving during the warm-up', () => {
   it('answers as without the warm-up, sees a change made before it, and the warm-up leaves nothing behind', async () => {
     const expected = await runLocalSummarize({ root: repo.root, args: { maxFiles: 3 }, logger: silentLogger });
     const dirs = await warmUpDirs();
-    const server = createModelInputServer({
-      root: repo.root,
-      models: parseModelSpec('builtin'),
-      keyRing: createEphemeralKeyRing(),
-      logger: silentLogger,
-      defaultPrincipal: 'local',
-      legacy: false,
-    });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const { server, input, output, written } = builtinServerStreams(repo.root);
     const arrived = new AbortController();
     let warming: Promise<void> | undefined;
     // As `serve --stdio` wires it (cli/serve.ts): the warm-up after the first answer, given up by a tool call.
@@ -75,7 +54,9 @@ describe('a tool call arriving during the warm-up', () => {
     };
     const answerTo = async (id: number): Promise<Answer> => {
       for (let turn = 0; turn < 1000; turn++) {
-        const found = written.split('\n').find((text) => text.includes(`"id":${id}`));
+        const found = written()
+          .split('\n')
+          .find((text) => text.includes(`"id":${id}`));
         if (found !== undefined) return JSON.parse(found) as Answer;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
