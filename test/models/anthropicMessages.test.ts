@@ -3,26 +3,16 @@
  * of the answer, and the failure paths (401, 429 with Retry-After, 500 then success, 529, a timeout,
  * malformed JSON, empty content, a refusal). No test waits for a retry delay.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
-import { ModelProviderError } from '../../src/models/providerError.js';
 import { createAnthropicMessagesModel } from '../../src/models/providers/anthropicMessages.js';
 import { estimateInputTokens } from '../../src/models/providers/turns.js';
 import { capturingLogger } from '../helpers/servers.js';
-import { anthropicMessage, errorBody, instantRetry, startFakeProvider, type FakeProvider } from './fakeProviders.js';
+import { anthropicMessage, errorBody, fakeProviderForSuite, instantRetry, providerFailure } from './fakeProviders.js';
 
-let provider: FakeProvider;
-beforeAll(async () => {
-  provider = await startFakeProvider('anthropic', () => ({ body: anthropicMessage({ text: 'fine' }) }));
-});
-afterAll(async () => {
-  await provider.close();
-});
-afterEach(() => {
-  provider.requests.length = 0;
-});
+const provider = fakeProviderForSuite('anthropic', () => ({ body: anthropicMessage({ text: 'fine' }) }));
 
 const params: CreateMessageRequestParams = {
   systemPrompt: 'You summarize repositories.',
@@ -48,15 +38,6 @@ function model(options: { retries?: number; timeoutMs?: number } = {}) {
     logger,
   });
   return { model: created, delays: retry.delays, logger };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelProviderError);
-  return error as ModelProviderError;
 }
 
 describe('anthropic: Messages API adapter', () => {
@@ -107,7 +88,7 @@ describe('anthropic: Messages API adapter', () => {
 
   it('401: an auth failure at once, naming ANTHROPIC_API_KEY but never the provider text', async () => {
     provider.enqueue({ status: 401, body: errorBody('anthropic', 401, 'invalid x-api-key sk-ant-***') });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('auth');
     expect(error.hint).toContain('ANTHROPIC_API_KEY');
     expect(`${error.message} ${error.hint}`).not.toMatch(/sk-ant|invalid x-api-key/);
@@ -138,7 +119,7 @@ describe('anthropic: Messages API adapter', () => {
 
   it('a timeout is retried, then reported as a timeout', async () => {
     provider.enqueue({ hang: true }, { hang: true });
-    const error = await failure(model({ retries: 1, timeoutMs: 100 }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ retries: 1, timeoutMs: 100 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(error.message).toContain('after 2 attempts');
     expect(provider.requests).toHaveLength(2);
@@ -146,21 +127,21 @@ describe('anthropic: Messages API adapter', () => {
 
   it('a body that stalls after the headers hits the same deadline', async () => {
     provider.enqueue({ stallBody: true }, { stallBody: true });
-    const error = await failure(model({ retries: 1, timeoutMs: 150 }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ retries: 1, timeoutMs: 150 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(provider.requests).toHaveLength(2);
   });
 
   it('malformed JSON is a bad response', async () => {
     provider.enqueue({ body: '{"type": "message", "content": [' });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('bad_response');
     expect(provider.requests).toHaveLength(1);
   });
 
   it('a body that is not a Messages response is a bad response', async () => {
     provider.enqueue({ body: { choices: [] } });
-    expect((await failure(model().model.complete({ key: 'k', params }))).failure).toBe('bad_response');
+    expect((await providerFailure(model().model.complete({ key: 'k', params }))).failure).toBe('bad_response');
   });
 
   it('empty content is an empty answer (the flow decides), with its tokens counted', async () => {
@@ -173,14 +154,14 @@ describe('anthropic: Messages API adapter', () => {
 
   it('stop_reason refusal is reported as refused', async () => {
     provider.enqueue({ body: anthropicMessage({ text: 'I will not.', stop: 'refusal' }) });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('refused');
     expect(error.message).not.toContain('I will not');
   });
 
   it('400 is a bad request, not retried', async () => {
     provider.enqueue({ status: 400, body: errorBody('anthropic', 400, 'prompt is too long') });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('bad_request');
     expect(error.message).not.toContain('prompt is too long');
     expect(provider.requests).toHaveLength(1);
@@ -225,7 +206,7 @@ describe('anthropic: Messages API adapter', () => {
         { role: 'user' as const, content: { type: 'text' as const, text: 'Again.' } },
       ],
     };
-    const error = await failure(model().model.complete({ key: 'k', params: empty }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params: empty }));
     expect(error.failure).toBe('bad_request');
     expect(error.status).toBe(400);
   });

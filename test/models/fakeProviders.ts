@@ -8,7 +8,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
 import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
+import { ModelProviderError } from '../../src/models/providerError.js';
 
 export type ProviderKind = 'openai' | 'anthropic';
 
@@ -232,4 +235,49 @@ export function instantRetry(
       },
     },
   };
+}
+
+/**
+ * A fake provider for the enclosing `describe` (or the file): started before its tests, its recorded requests
+ * cleared after each test, closed after all. The returned object reads through to it, so it can be used like the
+ * provider itself from inside tests and later hooks.
+ */
+export function fakeProviderForSuite(
+  kind: ProviderKind,
+  respond?: (body: any) => FakeReply | Promise<FakeReply>,
+): FakeProvider {
+  let current: FakeProvider | undefined;
+  const started = (): FakeProvider => {
+    if (current === undefined) throw new Error('the fake provider is used before its suite started it');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startFakeProvider(kind, respond);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  afterEach(() => {
+    if (current !== undefined) current.requests.length = 0;
+  });
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    get requests() {
+      return started().requests;
+    },
+    enqueue: (...replies) => started().enqueue(...replies),
+    close: () => started().close(),
+  };
+}
+
+/** The `ModelProviderError` a call fails with; the test fails if it succeeds or throws anything else. */
+export async function providerFailure(promise: Promise<unknown>): Promise<ModelProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ModelProviderError);
+  return error as ModelProviderError;
 }

@@ -3,27 +3,24 @@
  * what it makes of the answer, and every failure path (401, 429 with Retry-After, 500 then success,
  * a timeout, malformed JSON, no choices, a refusal). No test waits for a retry delay.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { silentLogger } from '../../src/logger.js';
-import { ModelProviderError } from '../../src/models/providerError.js';
 import { createOpenAIChatModel, maxTokensFieldFor } from '../../src/models/providers/openaiChat.js';
 import { estimateInputTokens } from '../../src/models/providers/turns.js';
 import { capturingLogger } from '../helpers/servers.js';
-import { chatCompletion, errorBody, instantRetry, startFakeProvider, type FakeProvider } from './fakeProviders.js';
+import {
+  chatCompletion,
+  errorBody,
+  fakeProviderForSuite,
+  instantRetry,
+  providerFailure,
+  startFakeProvider,
+} from './fakeProviders.js';
 
-let provider: FakeProvider;
-beforeAll(async () => {
-  provider = await startFakeProvider('openai', () => ({ body: chatCompletion({ text: 'fine' }) }));
-});
-afterAll(async () => {
-  await provider.close();
-});
-afterEach(() => {
-  provider.requests.length = 0;
-});
+const provider = fakeProviderForSuite('openai', () => ({ body: chatCompletion({ text: 'fine' }) }));
 
 const params: CreateMessageRequestParams = {
   systemPrompt: 'You pick files.',
@@ -53,15 +50,6 @@ function model(
     ...(options.maxTokensField !== undefined && { maxTokensField: options.maxTokensField }),
   });
   return { model: created, delays: retry.delays, logger };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelProviderError);
-  return error as ModelProviderError;
 }
 
 describe('openai: Chat Completions adapter', () => {
@@ -97,7 +85,7 @@ describe('openai: Chat Completions adapter', () => {
 
   it('401: an auth failure at once, naming OPENAI_API_KEY but never the provider text or key', async () => {
     provider.enqueue({ status: 401, body: errorBody('openai', 401, 'Incorrect API key provided: sk-abc***xyz') });
-    const error = await failure(model({ apiKey: 'sk-secret-value' }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ apiKey: 'sk-secret-value' }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('auth');
     expect(error.status).toBe(401);
     expect(error.hint).toContain('OPENAI_API_KEY');
@@ -118,7 +106,7 @@ describe('openai: Chat Completions adapter', () => {
   it('429 asking for a longer wait than the server allows fails now, saying so', async () => {
     provider.enqueue({ status: 429, headers: { 'retry-after': '120' }, body: errorBody('openai', 429, 'quota') });
     const { model: m, delays } = model();
-    const error = await failure(m.complete({ key: 'k', params }));
+    const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('rate_limited');
     expect(error.message).toContain('asks to wait 120 s');
     expect(delays).toEqual([]);
@@ -140,7 +128,7 @@ describe('openai: Chat Completions adapter', () => {
       { status: 500, body: errorBody('openai', 500, 'boom') },
     );
     const { model: m, delays } = model({ retries: 2 });
-    const error = await failure(m.complete({ key: 'k', params }));
+    const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('unavailable');
     expect(error.message).toContain('after 3 attempts');
     expect(delays).toEqual([5, 10]);
@@ -150,7 +138,7 @@ describe('openai: Chat Completions adapter', () => {
   it('a timeout is retried, then reported as a timeout', async () => {
     provider.enqueue({ hang: true }, { hang: true });
     const { model: m } = model({ retries: 1, timeoutMs: 100 });
-    const error = await failure(m.complete({ key: 'k', params }));
+    const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(error.hint).toContain('--model-timeout');
     expect(provider.requests).toHaveLength(2);
@@ -158,14 +146,14 @@ describe('openai: Chat Completions adapter', () => {
 
   it('a body that stalls after the headers hits the same deadline', async () => {
     provider.enqueue({ stallBody: true });
-    const error = await failure(model({ retries: 0, timeoutMs: 150 }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ retries: 0, timeoutMs: 150 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(provider.requests).toHaveLength(1);
   });
 
   it('malformed JSON is a bad response, not retried', async () => {
     provider.enqueue({ body: '{"id": "x", "choices": [' });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('bad_response');
     expect(error.message).toContain('malformed JSON');
     expect(provider.requests).toHaveLength(1);
@@ -173,13 +161,13 @@ describe('openai: Chat Completions adapter', () => {
 
   it('a body that is not a Chat Completions response is a bad response', async () => {
     provider.enqueue({ body: { hello: 'world' } });
-    expect((await failure(model().model.complete({ key: 'k', params }))).failure).toBe('bad_response');
+    expect((await providerFailure(model().model.complete({ key: 'k', params }))).failure).toBe('bad_response');
   });
 
   it('an empty choice list is a bad response (its tokens still counted)', async () => {
     provider.enqueue({ body: { ...chatCompletion({ text: '' }), choices: [] } });
     const usage: unknown[] = [];
-    const error = await failure(model().model.complete({ key: 'k', params, onUsage: (u) => usage.push(u) }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params, onUsage: (u) => usage.push(u) }));
     expect(error.failure).toBe('bad_response');
     expect(error.message).toContain('no choices');
     expect(usage).toHaveLength(1);
@@ -187,21 +175,21 @@ describe('openai: Chat Completions adapter', () => {
 
   it('a refusal is reported as refused, without the refusal text', async () => {
     provider.enqueue({ body: chatCompletion({ text: '' }, { refusal: 'I cannot help with that secret plan.' }) });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('refused');
     expect(error.message).not.toContain('secret plan');
   });
 
   it('content_filter with no content is a refusal; length maps to maxTokens', async () => {
     provider.enqueue({ body: chatCompletion({ text: '', stop: 'content_filter' }) });
-    expect((await failure(model().model.complete({ key: 'k', params }))).failure).toBe('refused');
+    expect((await providerFailure(model().model.complete({ key: 'k', params }))).failure).toBe('refused');
     provider.enqueue({ body: chatCompletion({ text: 'cut', stop: 'length' }) });
     expect((await model().model.complete({ key: 'k', params })).stopReason).toBe('maxTokens');
   });
 
   it('404: an unknown model or endpoint, not retried', async () => {
     provider.enqueue({ status: 404, body: errorBody('openai', 404, 'model not found') });
-    const error = await failure(model().model.complete({ key: 'k', params }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params }));
     expect(error.failure).toBe('not_found');
     expect(provider.requests).toHaveLength(1);
   });
@@ -211,7 +199,7 @@ describe('openai: Chat Completions adapter', () => {
       ...params,
       messages: [{ role: 'user' as const, content: { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' } }],
     };
-    const error = await failure(model().model.complete({ key: 'k', params: image }));
+    const error = await providerFailure(model().model.complete({ key: 'k', params: image }));
     expect(error.failure).toBe('bad_request');
     expect(provider.requests).toHaveLength(0);
   });
@@ -235,7 +223,7 @@ describe('openai: Chat Completions adapter', () => {
       retry: instantRetry(0).policy,
       logger: silentLogger,
     });
-    const error = await failure(m.complete({ key: 'k', params }));
+    const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('unavailable');
     expect(error.hint).toContain('OPENAI_BASE_URL');
   });
@@ -300,7 +288,7 @@ describe('openai: Chat Completions adapter', () => {
     const later = new Date(Date.now() + 3_600_000).toUTCString();
     provider.enqueue({ status: 429, headers: { 'retry-after': later }, body: errorBody('openai', 429, 'quota') });
     const { model: m, delays } = model();
-    const error = await failure(m.complete({ key: 'k', params }));
+    const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('rate_limited');
     expect(error.message).toMatch(/asks to wait 3[56]\d\d s/);
     expect(delays).toEqual([]);
@@ -334,7 +322,7 @@ describe('openai: Chat Completions adapter', () => {
     const { model: m, delays } = model({ retries: 10, onSleep: (ms) => (clock += ms) });
     const limited = { status: 429, headers: { 'retry-after': '4' }, body: errorBody('openai', 429, 'slow') };
     provider.enqueue(limited, limited, limited);
-    const error = await failure(
+    const error = await providerFailure(
       m.complete({ key: 'k', params, deadline: { totalMs: 10_000, leftMs: () => 10_000 - clock } }),
     );
     expect(error.failure).toBe('deadline_exceeded');

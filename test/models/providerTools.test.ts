@@ -5,12 +5,11 @@
  * turn), `toolChoice: none`, and the failures: arguments that are not a JSON object, tool calls
  * nobody offered, content a provider cannot take.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import type { CompletionModel } from '../../src/models/modelSource.js';
-import { ModelProviderError } from '../../src/models/providerError.js';
 import { createAnthropicMessagesModel } from '../../src/models/providers/anthropicMessages.js';
 import { createOpenAIChatModel } from '../../src/models/providers/openaiChat.js';
 import { createProviderSource } from '../../src/models/providers/providerSources.js';
@@ -18,9 +17,9 @@ import { capturingLogger } from '../helpers/servers.js';
 import {
   anthropicMessage,
   chatCompletion,
+  fakeProviderForSuite,
   instantRetry,
-  startFakeProvider,
-  type FakeProvider,
+  providerFailure,
 } from './fakeProviders.js';
 
 const LIST_SCHEMA = { type: 'object' as const, properties: { path: { type: 'string' } }, required: ['path'] };
@@ -72,15 +71,6 @@ const plain: CreateMessageRequestParams = {
   maxTokens: 50,
 };
 
-async function failure(promise: Promise<unknown>): Promise<ModelProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelProviderError);
-  return error as ModelProviderError;
-}
-
 function toolCallsAnswer(calls: Array<{ id?: string; name: string; arguments: string }>, finish = 'tool_calls') {
   return {
     id: 'chatcmpl-tools',
@@ -109,10 +99,9 @@ function toolCallsAnswer(calls: Array<{ id?: string; name: string; arguments: st
 }
 
 describe('openai: tools in sampling as function calling', () => {
-  let provider: FakeProvider;
+  const provider = fakeProviderForSuite('openai', () => ({ body: chatCompletion({ text: 'A small CLI.' }) }));
   let model: CompletionModel;
-  beforeAll(async () => {
-    provider = await startFakeProvider('openai', () => ({ body: chatCompletion({ text: 'A small CLI.' }) }));
+  beforeAll(() => {
     model = createOpenAIChatModel({
       model: 'gpt-test',
       baseURL: provider.baseUrl,
@@ -120,12 +109,6 @@ describe('openai: tools in sampling as function calling', () => {
       retry: instantRetry(2).policy,
       logger: capturingLogger(),
     });
-  });
-  afterAll(async () => {
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
   });
 
   it('says it uses tools, also as a configured source before its SDK is loaded', () => {
@@ -244,7 +227,7 @@ describe('openai: tools in sampling as function calling', () => {
     ['a JSON string', '"README.md"'],
   ])('arguments that are %s are a bad_response, not retried, naming no model text', async (_what, args) => {
     provider.enqueue({ body: toolCallsAnswer([{ id: 'c1', name: 'read_file', arguments: args }]) });
-    const error = await failure(model.complete({ key: 'explore', params: loop('auto') }));
+    const error = await providerFailure(model.complete({ key: 'explore', params: loop('auto') }));
     expect(error.failure).toBe('bad_response');
     expect(error.message).toBe('openai:gpt-test: tool call 1 has arguments that are not a JSON object');
     expect(error.message).not.toContain('README');
@@ -253,7 +236,7 @@ describe('openai: tools in sampling as function calling', () => {
 
   it('tool calls in answer to a request that offered no tools are a bad_response', async () => {
     provider.enqueue({ body: toolCallsAnswer([{ id: 'c1', name: 'read_file', arguments: '{}' }]) });
-    const error = await failure(model.complete({ key: 'summary', params: plain }));
+    const error = await providerFailure(model.complete({ key: 'summary', params: plain }));
     expect(error.failure).toBe('bad_response');
     expect(error.message).toContain('the request offered none');
   });
@@ -279,11 +262,11 @@ describe('openai: tools in sampling as function calling', () => {
       ...loop('auto'),
       messages: [{ role: 'user', content: [{ type: 'tool_use', id: 'x', name: 'read_file', input: {} }] }],
     };
-    expect(await failure(model.complete({ key: 'explore', params: image }))).toMatchObject({
+    expect(await providerFailure(model.complete({ key: 'explore', params: image }))).toMatchObject({
       failure: 'bad_request',
       message: "openai:gpt-test: only text is supported in tool results, got 'image'",
     });
-    expect(await failure(model.complete({ key: 'explore', params: misplaced }))).toMatchObject({
+    expect(await providerFailure(model.complete({ key: 'explore', params: misplaced }))).toMatchObject({
       failure: 'bad_request',
       message: 'openai:gpt-test: a tool_use block must be in an assistant message',
     });
@@ -305,10 +288,9 @@ function toolUseMessage(content: unknown[], stop = 'tool_use') {
 }
 
 describe('anthropic: tools in sampling as native tool use', () => {
-  let provider: FakeProvider;
+  const provider = fakeProviderForSuite('anthropic', () => ({ body: anthropicMessage({ text: 'A small CLI.' }) }));
   let model: CompletionModel;
-  beforeAll(async () => {
-    provider = await startFakeProvider('anthropic', () => ({ body: anthropicMessage({ text: 'A small CLI.' }) }));
+  beforeAll(() => {
     model = createAnthropicMessagesModel({
       model: 'claude-test',
       apiKey: 'sk-ant-test',
@@ -317,12 +299,6 @@ describe('anthropic: tools in sampling as native tool use', () => {
       retry: instantRetry(2).policy,
       logger: capturingLogger(),
     });
-  });
-  afterAll(async () => {
-    await provider.close();
-  });
-  afterEach(() => {
-    provider.requests.length = 0;
   });
 
   it('says it uses tools, also as a configured source', () => {
@@ -413,7 +389,7 @@ describe('anthropic: tools in sampling as native tool use', () => {
     ['missing', undefined],
   ])('input that is %s is a bad_response, not retried', async (_what, input) => {
     provider.enqueue({ body: toolUseMessage([{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input }]) });
-    const error = await failure(model.complete({ key: 'explore', params: loop('auto') }));
+    const error = await providerFailure(model.complete({ key: 'explore', params: loop('auto') }));
     expect(error.failure).toBe('bad_response');
     expect(error.message).toBe('anthropic:claude-test: tool call 1 has arguments that are not a JSON object');
     expect(provider.requests).toHaveLength(1);
@@ -421,12 +397,12 @@ describe('anthropic: tools in sampling as native tool use', () => {
 
   it('a tool use without a name, or in answer to a request without tools, is a bad_response', async () => {
     provider.enqueue({ body: toolUseMessage([{ type: 'tool_use', id: 'toolu_1', input: {} }]) });
-    expect(await failure(model.complete({ key: 'explore', params: loop('auto') }))).toMatchObject({
+    expect(await providerFailure(model.complete({ key: 'explore', params: loop('auto') }))).toMatchObject({
       failure: 'bad_response',
       message: 'anthropic:claude-test: tool call 1 names no tool',
     });
     provider.enqueue({ body: toolUseMessage([{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }]) });
-    expect(await failure(model.complete({ key: 'summary', params: plain }))).toMatchObject({
+    expect(await providerFailure(model.complete({ key: 'summary', params: plain }))).toMatchObject({
       failure: 'bad_response',
       message: 'anthropic:claude-test: the model called a tool, but the request offered none',
     });
@@ -440,7 +416,7 @@ describe('anthropic: tools in sampling as native tool use', () => {
         { role: 'assistant', content: [{ type: 'tool_result', toolUseId: 'tu_1', content: [] }] },
       ],
     };
-    expect(await failure(model.complete({ key: 'explore', params: misplaced }))).toMatchObject({
+    expect(await providerFailure(model.complete({ key: 'explore', params: misplaced }))).toMatchObject({
       failure: 'bad_request',
       message: 'anthropic:claude-test: a tool_result block must be in a user message',
     });
