@@ -2,7 +2,6 @@
  * The host runtime against real servers: ours over HTTP (in-process) and stdio, and a 2025-11-25
  * server on the 1.x SDK that asks with live sampling requests.
  */
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -10,31 +9,20 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createAuditLog } from '../../src/host/auditLog.js';
 import { createHost } from '../../src/host/createHost.js';
 import { isHostError } from '../../src/host/hostError.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
-import type { Approver, ApprovalRound } from '../../src/host/types.js';
+import type { Approver } from '../../src/host/types.js';
 import { BUILTIN_MODEL_NAME, createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { createScriptedModel } from '../../src/models/scripted.js';
 import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
+import { capturedAuditLog, recordingApprover } from './hostFixtures.js';
 
 const LEGACY_SERVER = fileURLToPath(new URL('../fixtures/host/legacySamplingServer.mjs', import.meta.url));
-
-function recordingApprover(): Approver & { rounds: ApprovalRound[] } {
-  const rounds: ApprovalRound[] = [];
-  return {
-    rounds,
-    review: (round) => {
-      rounds.push(round);
-      return Promise.resolve({ kind: 'approve' });
-    },
-  };
-}
 
 function privateLimiter() {
   return createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 });
@@ -52,10 +40,8 @@ describe('createHost against our server', () => {
   it('runs summarize_repo over HTTP: two rounds, each reviewed, audited without text', async () => {
     const front = createTestFront({ root: repo.root });
     const approver = recordingApprover();
-    const auditStream = new PassThrough();
-    let auditText = '';
-    auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
-    const audit = await createAuditLog({ stream: auditStream });
+    const captured = await capturedAuditLog();
+    const audit = captured.audit;
     const host = createHost({
       models: [{ id: 'builtin', model: createBuiltinModel(), ...TIER_ATTRIBUTES.balanced }],
       approver,
@@ -85,10 +71,7 @@ describe('createHost against our server', () => {
       await audit.close();
       await front.close();
     }
-    const lines = auditText
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = captured.lines();
     expect(lines.map((line) => [line['key'], line['decision']])).toEqual([
       ['pick_files', 'approved'],
       ['pick_files', 'fulfilled'],
@@ -99,8 +82,8 @@ describe('createHost against our server', () => {
       expect.objectContaining({ server: 'mcp-model-input', tool: 'summarize_repo', round: 1, model: 'builtin' }),
     );
     // The prompts name the repository's files; the audit never carries prompt or answer text.
-    expect(auditText).not.toContain('README');
-    expect(auditText).not.toContain('systemPrompt');
+    expect(captured.text()).not.toContain('README');
+    expect(captured.text()).not.toContain('systemPrompt');
   });
 
   it('runs summarize_repo over stdio, discovering first; tools/list is served from the cache', async () => {

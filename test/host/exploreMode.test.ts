@@ -4,11 +4,9 @@
  * the host declares `sampling.tools`, shows every round's tools and calls in its approval, checks the
  * `tool_use`/`tool_result` pairing of each round it is asked and of each answer its model gives.
  */
-import { PassThrough } from 'node:stream';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createAuditLog } from '../../src/host/auditLog.js';
 import { summarizeRound } from '../../src/host/approval/roundSummary.js';
 import { createHost } from '../../src/host/createHost.js';
 import { isHostError, type HostError } from '../../src/host/hostError.js';
@@ -17,10 +15,10 @@ import { toolPairingProblem } from '../../src/host/policies/toolPairing.js';
 import { validateInputRequest } from '../../src/host/policies/validateRequest.js';
 import { DEFAULT_REQUEST_LIMITS } from '../../src/host/policies/limits.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
-import type { ApprovalRound, Approver } from '../../src/host/types.js';
 import { createScriptedModel, type ScriptedAnswers } from '../../src/models/scripted.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { createTestFront } from '../helpers/servers.js';
+import { capturedAuditLog, recordingApprover } from './hostFixtures.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
@@ -30,25 +28,12 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-function recordingApprover(): Approver & { rounds: ApprovalRound[] } {
-  const rounds: ApprovalRound[] = [];
-  return {
-    rounds,
-    review: (round) => {
-      rounds.push(structuredClone(round));
-      return Promise.resolve({ kind: 'approve' });
-    },
-  };
-}
-
 async function explore(answers: ScriptedAnswers) {
   const front = createTestFront({ root: repo.root, model: 'host' });
   const model = createScriptedModel(answers);
   const approver = recordingApprover();
-  const auditStream = new PassThrough();
-  let auditText = '';
-  auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
-  const audit = await createAuditLog({ stream: auditStream });
+  const captured = await capturedAuditLog();
+  const audit = captured.audit;
   const host = createHost({
     models: [{ id: 'scripted', model, ...TIER_ATTRIBUTES.balanced }],
     approver,
@@ -73,10 +58,7 @@ async function explore(answers: ScriptedAnswers) {
     await audit.close();
     await front.close();
   }
-  const lines = auditText
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = captured.lines();
   return { outcome, error, model, approver, lines, host };
 }
 

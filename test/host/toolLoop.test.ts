@@ -6,24 +6,22 @@
  * scripted 2026-07-28 server that runs the loop over MRTR, and a 2025-11-25 server (1.x SDK) that
  * runs it over live sampling.
  */
-import { PassThrough } from 'node:stream';
 
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 
 import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
-import { createAuditLog } from '../../src/host/auditLog.js';
 import { hostCapabilities } from '../../src/host/client.js';
 import { createHost, type HostOptions } from '../../src/host/createHost.js';
 import { isHostError, type HostError } from '../../src/host/hostError.js';
 import { TIER_ATTRIBUTES, type HostModelEntry } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
-import type { ApprovalRound, Approver } from '../../src/host/types.js';
 import { createScriptedModel, type ScriptedAnswer, type ScriptedModel } from '../../src/models/scripted.js';
 import { parseHostModelSpec } from '../../src/host/hostModels.js';
 import { complete, createHostileServer, inputRequired, type Scenario } from '../helpers/hostileServers.js';
 import { chatCompletion, startFakeProvider } from '../models/fakeProviders.js';
+import { capturedAuditLog, recordingApprover } from './hostFixtures.js';
 
 const TOOLS = [
   { name: 'list_directory', description: 'List a directory.', inputSchema: { type: 'object' } },
@@ -97,17 +95,6 @@ const explorer = (extra: ScriptedAnswer[] = []) =>
       'A small TypeScript CLI.',
     ],
   });
-
-function recordingApprover(): Approver & { rounds: ApprovalRound[] } {
-  const rounds: ApprovalRound[] = [];
-  return {
-    rounds,
-    review: (round) => {
-      rounds.push(structuredClone(round));
-      return Promise.resolve({ kind: 'approve' });
-    },
-  };
-}
 
 const entry = (id: string, model: HostModelEntry['model']): HostModelEntry => ({
   id,
@@ -301,10 +288,8 @@ describe('a tool loop over MRTR', () => {
   });
 
   it('the trace and the audit show the tools offered, the tool choice, the calls made and asked for; never results', async () => {
-    const auditStream = new PassThrough();
-    let auditText = '';
-    auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
-    const audit = await createAuditLog({ stream: auditStream });
+    const captured = await capturedAuditLog();
+    const audit = captured.audit;
     const traced: string[] = [];
     const { outcome } = await run(toolLoopScenario({ toolRounds: 2 }), [entry('scripted', explorer())], {
       audit,
@@ -325,10 +310,7 @@ describe('a tool loop over MRTR', () => {
     // Tool results and the model's text stay out of the trace.
     expect(traced.join('\n')).not.toMatch(/contents of|Start at the top|TypeScript CLI/);
 
-    const lines = auditText
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = captured.lines();
     expect(lines.map((line) => [line['round'], line['decision'], line['toolCalls'], line['toolUse']])).toEqual([
       [1, 'approved', 'none', undefined],
       [1, 'fulfilled', undefined, 'list_directory .'],
@@ -338,7 +320,7 @@ describe('a tool loop over MRTR', () => {
       [3, 'fulfilled', undefined, undefined],
     ]);
     expect(lines[4]).toMatchObject({ tools: 'list_directory,read_file', toolChoice: 'none' });
-    expect(auditText).not.toMatch(/contents of|Start at the top|TypeScript CLI/);
+    expect(captured.text()).not.toMatch(/contents of|Start at the top|TypeScript CLI/);
   });
 
   it('sends tool rounds only to a model that can use tools, even when another comes first', async () => {
@@ -373,10 +355,8 @@ describe('a tool loop over MRTR', () => {
   });
 
   it("refuses its own model's answer that calls a tool nobody offered or repeats an id, and audits it", async () => {
-    const auditStream = new PassThrough();
-    let auditText = '';
-    auditStream.on('data', (chunk: Buffer) => (auditText += chunk.toString()));
-    const audit = await createAuditLog({ stream: auditStream });
+    const captured = await capturedAuditLog();
+    const audit = captured.audit;
     const rogue: ScriptedModel = createScriptedModel({
       explore: { toolUse: [{ name: 'shell', input: { command: 'cat /etc/passwd' } }] },
     });
@@ -387,17 +367,14 @@ describe('a tool loop over MRTR', () => {
       'input "explore": the model answer calls tool "shell", which the request did not offer',
     );
     expect(server.calls).toHaveLength(1);
-    const lines = auditText
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = captured.lines();
     expect(lines.at(-1)).toMatchObject({
       key: 'explore',
       model: 'rogue',
       decision: 'refused',
       reason: 'response_invalid',
     });
-    expect(auditText).not.toContain('passwd');
+    expect(captured.text()).not.toContain('passwd');
 
     const twice = createScriptedModel({
       explore: {

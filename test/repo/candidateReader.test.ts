@@ -1,9 +1,9 @@
-import { lstat, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadBudget, RepoProgress, Repository } from '../../src/repo/index.js';
 import { openRepository } from '../../src/repo/index.js';
-import { TempDirs, tryMkfifo, writeTree } from './fixture.js';
+import { everyPath, TempDirs, tryMkfifo, writeTree } from './fixture.js';
 
 const temp = new TempDirs();
 let root: string;
@@ -42,19 +42,9 @@ beforeAll(async () => {
 });
 afterAll(() => temp.cleanup());
 
-async function everyPath(dir = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await readdir(path.join(root, dir))) {
-    const relative = dir === '' ? name : `${dir}/${name}`;
-    out.push(relative);
-    if ((await lstat(path.join(root, relative))).isDirectory()) out.push(...(await everyPath(relative)));
-  }
-  return out;
-}
-
 describe('candidateReader', () => {
   it('takes exactly what resolveCandidate accepts, and its result is what read() gives for the taken paths', async () => {
-    const all = await everyPath();
+    const all = await everyPath(root);
     const asked = [...all, ...all.map((p) => `./${p}`), '../secret.txt', '/etc/passwd', 'src-link/main.ts'];
     for (const sub of [undefined, 'src', 'docs']) {
       for (const budget of [GENEROUS, TIGHT]) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -53,4 +53,15 @@ export function git(cwd: string, args: string[]): string {
       GIT_CONFIG_GLOBAL: '/dev/null',
     },
   });
+}
+
+/** Every path below `root` (files, directories, links, .git contents), relative and found without the reader. */
+export async function everyPath(root: string, dir = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of await readdir(path.join(root, dir))) {
+    const relative = dir === '' ? name : `${dir}/${name}`;
+    out.push(relative);
+    if ((await lstat(path.join(root, relative))).isDirectory()) out.push(...(await everyPath(root, relative)));
+  }
+  return out;
 }

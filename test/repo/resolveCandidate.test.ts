@@ -1,10 +1,10 @@
-import { lstat, readdir, rm, symlink } from 'node:fs/promises';
+import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isModelInputError } from '../../src/errors.js';
 import type { Repository } from '../../src/repo/index.js';
 import { openRepository } from '../../src/repo/index.js';
-import { git, TempDirs, tryMkfifo, writeTree } from './fixture.js';
+import { everyPath, git, TempDirs, tryMkfifo, writeTree } from './fixture.js';
 
 const temp = new TempDirs();
 let root: string;
@@ -45,20 +45,9 @@ beforeAll(async () => {
 });
 afterAll(() => temp.cleanup());
 
-/** Every path in the fixture (files, directories, links, .git contents), found without the reader. */
-async function everyPath(dir = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await readdir(path.join(root, dir))) {
-    const relative = dir === '' ? name : `${dir}/${name}`;
-    out.push(relative);
-    if ((await lstat(path.join(root, relative))).isDirectory()) out.push(...(await everyPath(relative)));
-  }
-  return out;
-}
-
 describe('resolveCandidate', () => {
   it('agrees with list() for every path in the fixture, with and without a sub-path', async () => {
-    const all = await everyPath();
+    const all = await everyPath(root);
     expect(all.length).toBeGreaterThan(25);
     for (const sub of [undefined, 'src', 'docs']) {
       const listing = await repo.list(sub);
