@@ -18,6 +18,7 @@ import type { ModelBudget } from '../../src/models/usage.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../src/state/index.js';
 import { capturingLogger } from '../helpers/servers.js';
 import { errorBody, instantRetry, startFakeProvider, type FakeProvider } from '../models/fakeProviders.js';
+import { firstCallContext } from '../helpers/toolContext.js';
 
 type State = { phase: 'ask' };
 
@@ -78,25 +79,12 @@ function run(
     sourceFor: () => ({ kind: 'server', model }),
     ...(extra.budget !== undefined && { budget: extra.budget }),
   };
-  return runFlow(
-    flow,
-    {},
-    {
-      principal: 'p',
-      clientCapabilities: {},
-      requestState: undefined,
-      inputResponses: undefined,
-      signal,
-      progress: async () => {},
-      log: async () => {},
-    },
-    {
-      codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
-      models: plan,
-      logger: silentLogger,
-      ...(extra.now !== undefined && { now: extra.now }),
-    },
-  ) as Promise<CallToolResult>;
+  return runFlow(flow, {}, firstCallContext({ signal }), {
+    codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
+    models: plan,
+    logger: silentLogger,
+    ...(extra.now !== undefined && { now: extra.now }),
+  }) as Promise<CallToolResult>;
 }
 
 describe('engine: server-owned steps', () => {

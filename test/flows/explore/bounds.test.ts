@@ -14,6 +14,7 @@ import { openRepository } from '../../../src/repo/index.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../../src/state/index.js';
 import { makeTree, type FixtureRepo } from '../../helpers/fixtureRepo.js';
 import { createToolScriptedModel, type ToolScriptedModel } from '../../helpers/toolModel.js';
+import { firstCallContext } from '../../helpers/toolContext.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
@@ -40,28 +41,15 @@ async function explore(model: ToolScriptedModel, bounds: Partial<ExploreBounds>,
     bounds,
     ...(now !== undefined && { now }),
   });
-  const result = (await runFlow(
-    flow,
-    summarizeRepoInput.parse({ mode: 'explore' }),
-    {
-      principal: 'p',
-      clientCapabilities: {},
-      requestState: undefined,
-      inputResponses: undefined,
-      signal: new AbortController().signal,
-      progress: async () => {},
-      log: async () => {},
+  const result = (await runFlow(flow, summarizeRepoInput.parse({ mode: 'explore' }), firstCallContext(), {
+    codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
+    models: {
+      spec: 'test',
+      sourceFor: () => ({ kind: 'server', model }),
+      budget: { maxCalls: 50, maxTokens: 10_000_000 },
     },
-    {
-      codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),
-      models: {
-        spec: 'test',
-        sourceFor: () => ({ kind: 'server', model }),
-        budget: { maxCalls: 50, maxTokens: 10_000_000 },
-      },
-      logger: silentLogger,
-    },
-  )) as CallToolResult;
+    logger: silentLogger,
+  })) as CallToolResult;
   return result.structuredContent as Record<string, any>;
 }
 

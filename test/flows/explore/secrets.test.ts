@@ -14,6 +14,7 @@ import { createEphemeralKeyRing, createStateCodec } from '../../../src/state/ind
 import { makeTree, type FixtureRepo } from '../../helpers/fixtureRepo.js';
 import { createToolScriptedModel } from '../../helpers/toolModel.js';
 import { forbiddenStrings, ordinaryFiles, secretFiles } from '../../repo/secrets/corpus.js';
+import { firstCallContext } from '../../helpers/toolContext.js';
 
 let repo: FixtureRepo;
 beforeAll(async () => {
@@ -51,15 +52,7 @@ describe('explore on the credential corpus', () => {
         repository: { listing: 'walker' },
       },
       summarizeRepoInput.parse({ mode: 'explore' }),
-      {
-        principal: 'p',
-        clientCapabilities: {},
-        requestState: undefined,
-        inputResponses: undefined,
-        signal: new AbortController().signal,
-        progress: async () => {},
-        log: async () => {},
-      },
+      firstCallContext(),
       () => {},
     )) as CallToolResult;
     expect(result.isError).toBe(false);

@@ -18,6 +18,7 @@ import { parseModelSpec, type ModelPlan } from '../../../src/models/sources.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../../src/state/index.js';
 import { makeSampleRepo, makeTree, type FixtureRepo } from '../../helpers/fixtureRepo.js';
 import { createToolScriptedModel, lastResults } from '../../helpers/toolModel.js';
+import { firstCallContext } from '../../helpers/toolContext.js';
 
 let repo: FixtureRepo & { outside: FixtureRepo };
 beforeAll(async () => {
@@ -36,15 +37,7 @@ afterAll(async () => {
 });
 
 function ctx(capabilities: ToolContext['clientCapabilities'] = {}): ToolContext {
-  return {
-    principal: 'p',
-    clientCapabilities: capabilities,
-    requestState: undefined,
-    inputResponses: undefined,
-    signal: new AbortController().signal,
-    progress: async () => {},
-    log: async () => {},
-  };
+  return firstCallContext({ clientCapabilities: capabilities });
 }
 
 function planOf(model: CompletionModel): ModelPlan {
