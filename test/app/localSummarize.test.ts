@@ -64,6 +64,20 @@ describe('the direct path and the protocol path give the same result', () => {
     });
   }
 
+  it('answers a path outside the root with the same isError result on both paths, reading nothing', async () => {
+    const args = { path: '../..' };
+    const direct = await runLocalSummarize({ root: repo.root, args, logger: silentLogger });
+    const { _meta: _wire, ...overMcp } = await runLocalSummarize({
+      root: repo.root,
+      args,
+      logger: silentLogger,
+      overMcp: true,
+    });
+    expect(direct.isError).toBe(true);
+    expect(JSON.stringify(direct.content)).toContain('is not a directory inside the repository root');
+    expect(direct).toEqual(overMcp);
+  });
+
   it('refuses bad arguments with the same -32602 message on both paths', async () => {
     const args = { audience: 'x'.repeat(201) };
     const direct = runLocalSummarize({ root: repo.root, args, logger: silentLogger });
