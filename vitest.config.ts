@@ -1,18 +1,61 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that write the I/O-heavy parts of the suite: `npm pack` and `npm install` of the tarball (14,500 files),
+ * the fleet (nginx, Redis, two instances), and a 5,200-file tree. They run one at a time, never beside one
+ * another: two of them at once each took about twice the CPU and wall time (docs/benchmarks.md, "Test suite").
+ */
+export const ONE_AT_A_TIME = ['test/package.test.ts', 'test/fleet/fleet.test.ts', 'test/repo/facts/repoFacts.test.ts'];
+
+/**
+ * Files that change the process itself (environment variables, listeners, timers, signals) or stub modules, so
+ * they get a process of their own, as every file did before. test/suiteLayout.test.ts fails when a file that does
+ * any of this (or a test helper it imports does) is not listed here.
+ */
+export const OWN_PROCESS = [
+  'test/cli/inProcess.test.ts',
+  'test/cli/serveFlags.test.ts',
+  'test/repo/gitListing.test.ts',
+];
+
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Built once per run, before any project starts (the root's global setup; the projects declare none).
     globalSetup: ['test/helpers/globalSetup.ts'],
-    // Two files at a time, each in its own process (vitest's default on a 2-core machine is one at a time). Many
-    // files wait on child processes, sockets and git, so two keep both cores busy. Not `isolate: false`: it
-    // saves CPU but lets module-level state (the process-wide rate limiter, the survey cache) carry from one
-    // file to the next. Measured in docs/benchmarks.md ("Test suite").
-    pool: 'forks',
+    // Two files at a time per pool. The worker threads are reused from one file to the next, but each file still
+    // starts from fresh modules of ours (the project's `isolate: true` resets vitest's module graph before every
+    // file), so module-level state (the host rate limiter, the survey cache, the warm-up) never carries over; what
+    // is shared is the loaded packages in node_modules, which is most of a file's start-up. The forks stay one
+    // process per file.
     maxWorkers: 2,
     minWorkers: 1,
+    poolOptions: { threads: { isolate: false } },
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'threads',
+          include: ['test/**/*.test.ts'],
+          exclude: [...ONE_AT_A_TIME, ...OWN_PROCESS],
+          pool: 'threads',
+          poolOptions: { threads: { isolate: true } },
+        },
+      },
+      {
+        test: { ...shared, name: 'own-process', include: OWN_PROCESS, pool: 'forks' },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'one-at-a-time',
+          include: ONE_AT_A_TIME,
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true, isolate: true } },
+        },
+      },
+    ],
     coverage: {
       // `npm run coverage`. Only code run in the test workers counts: a child process (`dist/cli.js`) is not
       // measured, which is one more reason the CLI tests run `main(argv, io)` in-process.
