@@ -1,7 +1,7 @@
 /**
  * The layer order of docs/architecture.md ("Layers") is enforced by `npm run deps`, which `npm test` runs: the
  * rules of `.dependency-cruiser.cjs` must keep failing a wrong import. A small tree in a temp dir, laid out like
- * src/, holds one import of each kind the rules forbid, and a few that they allow; dependency-cruiser checks it
+ * src/ and examples/, holds one import of each kind the rules forbid, and a few that they allow; dependency-cruiser checks it
  * with the project's own rules.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +24,7 @@ const TREE: Record<string, string[]> = {
   'src/entries/server.ts': ['src/legacy/index.ts', 'src/app/modelInputServer.ts'],
   'src/legacy/index.ts': ['src/server/factory.ts'],
   'src/protocol/revisions.ts': [],
+  'examples/server.ts': ['src/entries/server.ts'],
   // Forbidden, one of each kind.
   'src/host/fromServer.ts': ['type:src/server/factory.ts'],
   'src/flows/fromServer.ts': ['src/server/factory.ts'],
@@ -36,6 +37,7 @@ const TREE: Record<string, string[]> = {
   'src/state/codec.ts': [],
   'src/plan/a.ts': ['type:src/plan/b.ts'],
   'src/plan/b.ts': ['type:src/plan/a.ts'],
+  'examples/internals.ts': ['src/flows/tool.ts'],
 };
 
 let root: string;
@@ -61,7 +63,7 @@ afterAll(async () => {
 describe('the dependency rules (npm run deps)', () => {
   it('fail each forbidden import and pass the allowed ones', async () => {
     const result = await cruise(
-      ['src'],
+      ['src', 'examples'],
       { baseDir: root, validate: true, ruleSet: { forbidden: config.forbidden }, tsPreCompilationDeps: true },
       { extensions: ['.ts'] },
     );
@@ -81,6 +83,7 @@ describe('the dependency rules (npm run deps)', () => {
         'layer-server: src/server/fromApp.ts -> src/app/modelInputServer.ts',
         'layer-protocol: src/protocol/fromState.ts -> src/state/codec.ts',
         'no-circular: src/plan/a.ts -> src/plan/b.ts',
+        'examples-use-public-surfaces: examples/internals.ts -> src/flows/tool.ts',
       ].sort(),
     );
   });
