@@ -1,8 +1,8 @@
 /**
  * The layer order of docs/architecture.md ("Layers") is enforced by `npm run deps`, which `npm test` runs: the
  * rules of `.dependency-cruiser.cjs` must keep failing a wrong import. A small tree in a temp dir, laid out like
- * src/ and examples/, holds one import of each kind the rules forbid, and a few that they allow; dependency-cruiser checks it
- * with the project's own rules.
+ * src/ and examples/, holds one import of each kind the rules forbid, and a few that they allow;
+ * dependency-cruiser checks it with the project's own rules.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
