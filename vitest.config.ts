@@ -16,6 +16,7 @@ export const OWN_PROCESS = [
   'test/cli/inProcess.test.ts',
   'test/cli/serveFlags.test.ts',
   'test/repo/gitListing.test.ts',
+  'test/repo/readWithoutCounts.test.ts',
 ];
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
