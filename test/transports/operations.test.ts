@@ -1,4 +1,7 @@
 /** /healthz, /readyz and drain on the HTTP front (in-process), drain on a real socket, and metrics. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
@@ -8,8 +11,10 @@ import { createServerMetrics } from '../../src/server/metrics.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
 import type { HttpFront } from '../../src/transports/http.js';
 import { listenHttp } from '../../src/transports/nodeHttp.js';
+import { gitProcessesRunning } from '../../src/repo/gitProcess.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { mcpRequest } from '../helpers/rawChannel.js';
+import { TempDirs, writeTree } from '../repo/fixture.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -50,6 +55,53 @@ const rpc = (front: HttpFront, method: string, params: Record<string, unknown> =
   front.fetch(
     mcpRequest('http://localhost/mcp', { jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }),
   );
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+/** Our front on a small repository and a real socket, with `git` replaced by a script whose body is `script`. */
+async function listenWithGit(script: string) {
+  const bin = await temp.make('bin-');
+  await writeFile(path.join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  const root = await temp.make();
+  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'export const a = 1;\n' });
+  await mkdir(path.join(root, '.git'));
+  const server = createModelInputServer({
+    root,
+    models: parseModelSpec('host'),
+    keyRing: createEphemeralKeyRing(),
+    logger: silentLogger,
+    defaultPrincipal: 'anonymous',
+    repository: { gitCommand: path.join(bin, 'git') },
+    surveyCache: false,
+  });
+  return listenHttp(
+    (port) =>
+      createModelInputHttpFront(server, {
+        logger: silentLogger,
+        allowedHosts: [`127.0.0.1:${port}`],
+        allowedOrigins: [],
+      }),
+    '127.0.0.1',
+    0,
+  );
+}
+
+/** A summarize_repo first call over a real socket. */
+const callOver = (origin: string) =>
+  fetch(
+    mcpRequest(`${origin}/mcp`, {
+      jsonrpc: '2.0',
+      id: id++,
+      method: 'tools/call',
+      params: { name: 'summarize_repo', arguments: {}, _meta: META },
+    }),
+  );
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
 
 describe('operations endpoints', () => {
   it('/healthz is alive; /readyz runs every check and names the failing one', async () => {
@@ -95,31 +147,33 @@ describe('operations endpoints', () => {
     expect(idle).toBe(true);
   });
 
-  it('drain on a real socket: the request in flight finishes, then the listener is gone', async () => {
-    let release: () => void = () => {};
-    let arrive: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const { front } = ourFront();
-    const slowFront: HttpFront = {
-      ...front,
-      fetch: async (request) => {
-        if (new URL(request.url).pathname === '/slow') {
-          arrive();
-          await gate;
-          return new Response('done');
-        }
-        return front.fetch(request);
-      },
-    };
-    const listening = await listenHttp(() => slowFront, '127.0.0.1', 0);
-    const inFlight = fetch(`${listening.origin}/slow`).then((response) => response.text());
-    await arrived;
-    const drained = listening.drain(10_000);
-    release();
-    expect(await inFlight).toBe('done');
+  it('drain on a real socket: the tool call in flight finishes, then the listener is gone', async () => {
+    // git waits for a gate the test opens only once the drain has begun.
+    const gate = path.join(await temp.make('gate-'), 'open');
+    const listening = await listenWithGit(`while [ ! -f '${gate}' ]; do sleep 0.05; done\nexec git "$@"`);
+    const inFlight = callOver(listening.origin);
+    await until(() => gitProcessesRunning() > 0);
+    const drained = listening.drain(20_000);
+    await writeFile(gate, '');
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as { result: { resultType: string } }).result.resultType).toBe('input_required');
     expect(await drained).toBe(true);
     await expect(fetch(`${listening.origin}/healthz`)).rejects.toThrow();
+  });
+
+  it('drain with a tool call that outlives the timeout: gives up at the timeout, the call is cut off', async () => {
+    const listening = await listenWithGit('exec sleep 30');
+    const inFlight = callOver(listening.origin).then(
+      () => 'answered',
+      () => 'cut off',
+    );
+    await until(() => gitProcessesRunning() > 0);
+    expect(await listening.drain(300)).toBe(false);
+    expect(await inFlight).toBe('cut off');
+    await expect(fetch(`${listening.origin}/healthz`)).rejects.toThrow();
+    // The call's client is gone: its git is killed.
+    await until(() => gitProcessesRunning() === 0);
   });
 
   it('counts requests by method and outcome, rounds, input_required and rejections by reason', async () => {
