@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { silentLogger } from '../../src/logger.js';
-import { parseModelSpec } from '../../src/models/sources.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
+import type { CompletionModel } from '../../src/models/modelSource.js';
+import { parseModelSpec, type ModelPlan } from '../../src/models/sources.js';
 import { createServerMetrics } from '../../src/server/metrics.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
 import type { HttpFront } from '../../src/transports/http.js';
@@ -30,11 +32,11 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-function ourFront(readiness: Record<string, () => Promise<string>> = {}) {
+function ourFront(readiness: Record<string, () => Promise<string>> = {}, models: ModelPlan = parseModelSpec('host')) {
   const metrics = createServerMetrics({ defaultMetrics: false });
   const server = createModelInputServer({
     root: repo.root,
-    models: parseModelSpec('host'),
+    models,
     keyRing: createEphemeralKeyRing(),
     logger: silentLogger,
     defaultPrincipal: 'anonymous',
@@ -195,5 +197,43 @@ describe('operations endpoints', () => {
     expect(text).toContain('mmi_state_rejections_total{reason="replayed"} 1');
     expect(text).toContain('mmi_model_calls_total{source="host",model="host",outcome="ok"} 1');
     expect(text).toContain('mmi_legacy_sessions_open 0');
+  });
+
+  it('counts server-owned model calls, tokens and latency by source, and the open 2025-11-25 sessions', async () => {
+    // The built-in model, reporting 100 + 50 tokens per call like a provider would.
+    const inner = createBuiltinModel();
+    const model: CompletionModel = {
+      name: 'counting',
+      complete: async (request) => {
+        const result = await inner.complete(request);
+        request.onUsage?.({ inputTokens: 100, outputTokens: 50 });
+        return result;
+      },
+    };
+    const { front, metrics } = ourFront({}, { spec: 'counting', sourceFor: () => ({ kind: 'server', model }) });
+    const done = (await (await rpc(front, 'tools/call', { name: 'summarize_repo', arguments: {} })).json()) as any;
+    expect(done.result.resultType).toBe('complete');
+    const opened = await front.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: id++,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '0' } },
+        }),
+      }),
+    );
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const text = await metrics.registry.metrics();
+    const count = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+    const calls = count(/^mmi_model_calls_total\{source="server",model="counting",outcome="ok"\} (\d+)$/m);
+    expect(calls).toBeGreaterThan(0);
+    expect(count(/^mmi_model_tokens_total\{source="server",model="counting"\} (\d+)$/m)).toBe(150 * calls);
+    expect(count(/^mmi_model_latency_seconds_count\{source="server",model="counting"\} (\d+)$/m)).toBe(calls);
+    expect(text).toContain('mmi_legacy_sessions_open 1');
+    await front.close();
   });
 });
