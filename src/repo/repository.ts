@@ -28,7 +28,7 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath, type RulesByDirectory } from './pathCheck.js';
-import { createReadCursor, openConfined, readFiles, readHead, showHead } from './reader.js';
+import { createReadCursor, openConfined, readFiles, readHead, readTotals, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
@@ -63,8 +63,8 @@ export const DEFAULT_HISTORY_COMMITS = 50;
 /** git output above this (about 2.5 million paths) is not buffered: the walker lists instead. */
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
 
-/** What is read of each manifest for the facts (a manifest is rarely larger). */
-const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024 };
+/** What is read of each manifest for the facts (a manifest is rarely larger). Its text is parsed, never counted. */
+const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024, fileTokens: false };
 
 /** Filesystem operations in flight at once while inspecting. */
 const FS_CONCURRENCY = 32;
@@ -296,8 +296,7 @@ class FsRepository implements Repository {
       result: () => ({
         files: [...files],
         skipped: skips.toArray(),
-        totalBytesShown: cursor.totalBytesShown,
-        totalTokens: cursor.totalTokens,
+        ...readTotals(cursor),
       }),
     };
   }
