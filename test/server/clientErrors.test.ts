@@ -80,6 +80,44 @@ describe('a client that cannot sample, against --model host', () => {
     expect(error?.message).toContain('use a client that supports sampling');
     await client.close();
   });
+
+  // 2025-11-25 has no -32021: a client that declared no sampling at initialize gets an isError result, which
+  // tells its user the same thing; the server logs it once per client as on 2026-07-28.
+  it.each(['http', 'stdio'] as const)(
+    'a 2025-11-25 client over %s gets a tool error saying what to do; logged once per client',
+    async (kind) => {
+      const logger = capturingLogger();
+      const front = kind === 'http' ? createTestFront({ root: repo.root, model: 'host', logger }) : undefined;
+      const stdio =
+        kind === 'stdio' ? inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']) : undefined;
+      const client = new ClientV1({ name: 'inspector-cli-v1', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(
+        stdio ??
+          new HttpV1(new URL('http://localhost/mcp'), {
+            fetch: (u, i) => (front as NonNullable<typeof front>).fetch(new Request(u, i)),
+          }),
+      );
+      for (let i = 0; i < 3; i++) {
+        const result = (await client.callTool({ name: 'summarize_repo', arguments: {} })) as {
+          isError?: boolean;
+          content: { type: string; text?: string }[];
+        };
+        expect(result.isError).toBe(true);
+        const text = result.content.map((block) => block.text ?? '').join('\n');
+        expect(text).toContain('did not declare the sampling capability at initialize');
+        expect(text).toContain('use a client that supports sampling');
+        expect(text).toContain('server-side model');
+      }
+      await client.close();
+      await front?.close();
+      const lines = stdio === undefined ? logger.lines : stdio.stderr().split('\n');
+      const notices = lines.filter((line) => line.includes('does not declare sampling'));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain("client 'inspector-cli-v1'");
+      expect(notices[0]).toContain('a tool error on 2025-11-25');
+      expect(notices[0]).toContain('--model host,builtin');
+    },
+  );
 });
 
 describe('serve start-up lines', () => {
