@@ -102,6 +102,29 @@ describe('repository facts', () => {
     ]);
   });
 
+  it('gives each top directory a role: tests, examples, build configuration, packages, assets, other', async () => {
+    const facts = await factsOf({
+      'tests/test_a.py': code(10),
+      'tests/test_b.py': code(10),
+      'examples/demo.py': code(10),
+      'cmake/Find.cmake': code(10),
+      'packages/a/index.js': code(10),
+      'assets/site.css': code(10),
+      'data/table.csv': code(10),
+      'lib/core.py': code(10),
+    });
+    expect(Object.fromEntries(facts.layout.directories.map((entry) => [entry.dir, entry.role]))).toEqual({
+      'tests/': 'tests',
+      'examples/': 'examples',
+      'cmake/': 'build',
+      'packages/': 'packages',
+      'assets/': 'assets',
+      'data/': 'other',
+      'lib/': 'source',
+    });
+    expect(facts.layout.directories[0]).toEqual({ dir: 'tests/', files: 2, role: 'tests', language: 'Python' });
+  });
+
   it('reads Cargo [[bin]] paths and a workspace, and never names a path that is not listed', async () => {
     const facts = await factsOf({
       'Cargo.toml':

@@ -93,6 +93,7 @@ describe('built-in model on real trees', () => {
       'CHANGELOG.md': '# Changes\n',
     });
     expect(rust.picked).toEqual(['README.md', 'Cargo.toml', 'src/main.rs']);
+    expect(rust.text).toContain('- Name: **finder** (from Cargo.toml name)');
     expect(rust.text).toContain('- Purpose: A simple, fast alternative to find (from Cargo.toml description)');
     const python = await summarize({
       'README.md': '# Sniff\n\nSniff reads packets.\n',
