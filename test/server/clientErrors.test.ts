@@ -158,21 +158,32 @@ describe('unknown tool arguments', () => {
     await front.close();
   });
 
-  it.each(['v2', 'v1'] as const)(
-    'the %s client gets -32602 naming the key, the known ones and a close match',
-    async (era) => {
-      const front = createTestFront({ root: repo.root });
-      const transportFetch = (u: string | URL, i?: RequestInit) => front.fetch(new Request(u, i));
+  it.each([
+    ['v2', 'http'],
+    ['v2', 'stdio'],
+    ['v1', 'http'],
+    ['v1', 'stdio'],
+  ] as const)(
+    'the %s client over %s gets -32602 naming the key, the known ones and a close match',
+    async (era, kind) => {
+      const front = kind === 'http' ? createTestFront({ root: repo.root }) : undefined;
+      const transportFetch = (u: string | URL, i?: RequestInit) =>
+        (front as NonNullable<typeof front>).fetch(new Request(u, i));
+      const stdio = () => inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']);
       let call: (args: Record<string, unknown>) => Promise<unknown>;
       let close: () => Promise<void>;
       if (era === 'v2') {
         const client = v2Client('args-v2', { sampling: {} });
-        await client.connect(new HttpV2(new URL('http://localhost/mcp'), { fetch: transportFetch }));
+        await client.connect(
+          front === undefined ? stdio() : new HttpV2(new URL('http://localhost/mcp'), { fetch: transportFetch }),
+        );
         call = (args) => client.callTool({ name: 'summarize_repo', arguments: args });
         close = () => client.close();
       } else {
         const client = new ClientV1({ name: 'args-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
-        await client.connect(new HttpV1(new URL('http://localhost/mcp'), { fetch: transportFetch }));
+        await client.connect(
+          front === undefined ? stdio() : new HttpV1(new URL('http://localhost/mcp'), { fetch: transportFetch }),
+        );
         call = (args) => client.callTool({ name: 'summarize_repo', arguments: args });
         close = () => client.close();
       }
@@ -189,7 +200,7 @@ describe('unknown tool arguments', () => {
       expect(far?.message).toContain("unknown argument 'verbose'; known arguments:");
       expect(far?.data.didYouMean).toEqual({});
       await close();
-      await front.close();
+      await front?.close();
     },
   );
 });
