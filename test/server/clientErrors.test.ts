@@ -121,8 +121,8 @@ describe('a client that cannot sample, against --model host', () => {
 });
 
 describe('serve start-up lines', () => {
-  const startUp = async (model: string) => {
-    const channel = inProcessStdioChannel(['--root', repo.root, '--model', model]);
+  const startUp = async (model: string, env: Record<string, string> = {}) => {
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', model], env);
     await channel.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
     await channel.close();
     return channel.stderr();
@@ -142,6 +142,12 @@ describe('serve start-up lines', () => {
     expect(builtin).not.toContain('no state keys configured');
     expect(builtin).not.toContain('serves only clients');
     expect(builtin).toContain('serving');
+
+    // A provider alone mints no state either (the key is only read, never used: no request is made).
+    const provider = await startUp('openai:m', { OPENAI_API_KEY: 'sk-test-unused' });
+    expect(provider).not.toContain('no state keys configured');
+    expect(provider).not.toContain('serves only clients');
+    expect(provider).toContain('serving');
   });
 });
 
