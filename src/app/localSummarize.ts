@@ -57,6 +57,7 @@ async function summarizeDirectly(options: LocalSummarizeOptions): Promise<CallTo
     logger: options.logger,
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
+    ...(options.fileTokens === false && { fileTokens: false }),
   });
   // Refused as the server's tools/call handler refuses them (the same -32602 message).
   const parsed = tool.inputSchema.safeParse(options.args);

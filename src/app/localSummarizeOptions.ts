@@ -22,4 +22,10 @@ export interface LocalSummarizeOptions {
   repository?: RepositoryOptions;
   /** Go through the in-process client and server even when no step needs the host's model (default false). */
   overMcp?: boolean;
+  /**
+   * False when the caller shows no token counts: a run without the protocol then leaves them out of the result's
+   * files and tokenizes only where a token budget needs it (the encoder's loading is most of a small run's time).
+   * Default true; a run through the protocol always counts, as a server does.
+   */
+  fileTokens?: boolean;
 }

@@ -41,11 +41,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).runServe },
   summarize: {
     usage: SUMMARIZE_USAGE,
-    load: async () => {
-      // Every run counts tokens: the encoder starts loading on its own thread now, beside the command's modules.
-      (await import('../repo/tokens.js')).startTokenizerThread();
-      return (await import('./summarize.js')).runSummarize;
-    },
+    load: async () => (await import('./summarize.js')).runSummarize,
   },
   plan: { usage: PLAN_USAGE, load: async () => (await import('./plan.js')).runPlan },
   audit: { usage: AUDIT_USAGE, load: async () => (await import('./audit.js')).runAuditCommand },

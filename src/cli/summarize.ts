@@ -3,7 +3,7 @@
  * (default `builtin`: one server-owned call); `--model host` runs the MRTR rounds with the
  * built-in model as the host's model.
  */
-import { runLocalSummarize } from '../app/localSummarize.js';
+import { needsProtocol, runLocalSummarize } from '../app/localSummarize.js';
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
 import { terminalSafe } from '../protocol/sanitize.js';
@@ -13,6 +13,9 @@ import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
 import { createProgressLine } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
+
+/** A run still going after this long is not a small repository's: the encoder starts loading then. */
+const ENCODER_LATE_START_MS = 250;
 
 /** Explore mode: one line per tool call the model made (tool, target, bytes, error), terminal-safe. */
 function explorationLines(structured: unknown): string[] {
@@ -55,6 +58,15 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
   }
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const models = modelPlanFromFlags(values, logger, io.env);
+  // The tokenizer's encoder (a few hundred ms of CPU) loads on its own thread beside the run: at once when every
+  // file's tokens are needed (--json prints them; a server counts them), else only once the run outlasts a small
+  // repository's — the printed summary needs counts only where a token budget binds, and a small run is done first.
+  const { startTokenizerThread } = await import('../repo/tokens.js');
+  if (values.json === true || needsProtocol({ models, ...(values.trace === true && { trace: () => {} }) })) {
+    startTokenizerThread();
+  } else {
+    setTimeout(startTokenizerThread, ENCODER_LATE_START_MS).unref();
+  }
 
   // Files listed and read, on one self-erasing stderr line — only on a terminal, never with --quiet or --trace.
   const progress = createProgressLine(io.stderr, { enabled: values.quiet !== true && values.trace !== true });
@@ -71,6 +83,8 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
       ...(mode !== undefined && { mode }),
     },
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
+    // The printed summary shows no token counts; --json prints the result whole, counts included.
+    fileTokens: values.json === true,
     repository: {
       ...(progress !== undefined && { onProgress: progress.update }),
       ...(values['allow-secret-file'] !== undefined && { allowSecretFiles: values['allow-secret-file'] }),

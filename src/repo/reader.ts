@@ -88,7 +88,10 @@ async function fitTokens(
   size: number,
   maxTokens: number,
 ): Promise<DecodedPrefix> {
-  const cut = await cutToTokens(decoded.text, Math.max(0, maxTokens - MARKER_TOKENS));
+  const limit = Math.max(0, maxTokens - MARKER_TOKENS);
+  // A token covers at least one byte: a text with no more bytes than the limit fits without being tokenized.
+  if (Buffer.byteLength(decoded.text, 'utf8') <= limit) return decoded;
+  const cut = await cutToTokens(decoded.text, limit);
   if (cut.text.length === decoded.text.length) return decoded;
   let low = 0;
   let high = decoded.bytesUsed;
@@ -111,9 +114,15 @@ export interface ReadCursor {
   readonly perFile: number;
   readonly perFileTokens: number;
   remaining: number;
+  /** The total token budget less the counted files' tokens (exact: the uncounted ones are held apart). */
   remainingTokens: number;
   totalBytesShown: number;
   totalTokens: number;
+  /** False when files report no tokens ({@link ReadBudget.fileTokens}): texts are then counted only when needed. */
+  readonly fileTokens: boolean;
+  /** Shown texts not counted yet (only without `fileTokens`), and their UTF-8 bytes: a bound on their tokens. */
+  uncounted: string[];
+  uncountedBytes: number;
 }
 
 export function createReadCursor(budget: ReadBudget): ReadCursor {
@@ -124,7 +133,38 @@ export function createReadCursor(budget: ReadBudget): ReadCursor {
     remainingTokens: tokenLimit(budget.totalTokens),
     totalBytesShown: 0,
     totalTokens: 0,
+    fileTokens: budget.fileTokens ?? true,
+    uncounted: [],
+    uncountedBytes: 0,
   };
+}
+
+/** Charges counted tokens to the cursor (the budget never goes below zero, so the order of charges is free). */
+function charge(cursor: ReadCursor, tokens: number): void {
+  cursor.remainingTokens = Math.max(0, cursor.remainingTokens - tokens);
+  cursor.totalTokens += tokens;
+}
+
+/** Counts the texts held uncounted, so that `remainingTokens` is exact again. */
+async function settle(cursor: ReadCursor): Promise<void> {
+  const texts = cursor.uncounted;
+  cursor.uncounted = [];
+  cursor.uncountedBytes = 0;
+  for (const text of texts) charge(cursor, await countTokens(text));
+}
+
+/**
+ * The token limit for the next file. Without per-file counts it is first taken from a bound (the uncounted texts'
+ * bytes); only when the file's text might not fit under that bound are they counted, for the exact limit. Either
+ * way a text that fits is never cut, and one that does not is cut against the exact limit, as with counts.
+ */
+async function tokenLimitFor(cursor: ReadCursor, text: string): Promise<number> {
+  const exact = (): number => Math.min(cursor.perFileTokens, cursor.remainingTokens);
+  if (cursor.uncounted.length === 0) return exact();
+  const bound = Math.min(cursor.perFileTokens, Math.max(0, cursor.remainingTokens - cursor.uncountedBytes));
+  if (Buffer.byteLength(text, 'utf8') <= Math.max(0, bound - MARKER_TOKENS)) return bound;
+  await settle(cursor);
+  return exact();
 }
 
 /**
@@ -141,23 +181,34 @@ export async function showHead(file: OpenedFile, head: Buffer, cursor: ReadCurso
   const { path, size } = file;
   const limit = Math.min(cursor.perFile, cursor.remaining);
   let decoded = decodePrefix(head, limit, size);
-  const maxTokens = Math.min(cursor.perFileTokens, cursor.remainingTokens);
+  const maxTokens = await tokenLimitFor(cursor, decoded.text);
   if (Number.isFinite(maxTokens)) decoded = await fitTokens(head, decoded, size, maxTokens);
   const truncated = decoded.bytesUsed < size;
   const content = truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text;
-  const tokens = await countTokens(content);
   cursor.remaining -= decoded.bytesUsed;
-  cursor.remainingTokens = Math.max(0, cursor.remainingTokens - tokens);
   cursor.totalBytesShown += decoded.bytesUsed;
-  cursor.totalTokens += tokens;
-  return { path, size, content, truncated, bytesShown: decoded.bytesUsed, tokens, encoding: decoded.encoding };
+  const shown = { path, size, content, truncated, bytesShown: decoded.bytesUsed, encoding: decoded.encoding };
+  if (!cursor.fileTokens) {
+    cursor.uncounted.push(content);
+    cursor.uncountedBytes += Buffer.byteLength(content, 'utf8');
+    return shown;
+  }
+  const tokens = await countTokens(content);
+  charge(cursor, tokens);
+  return { ...shown, tokens };
+}
+
+/** A read's totals: bytes shown, and tokens when files report them. */
+export function readTotals(cursor: ReadCursor): Pick<ReadResult, 'totalBytesShown' | 'totalTokens'> {
+  return { totalBytesShown: cursor.totalBytesShown, ...(cursor.fileTokens && { totalTokens: cursor.totalTokens }) };
 }
 
 /**
  * Reads already-validated paths (relative to `root`) in order, within the budget: each file shows at most
  * `perFileBytes` (and `perFileTokens`), all files together at most `totalBytes` (and `totalTokens`). Only the
  * bytes to be shown are read. A file cut short carries {@link formatTruncationMarker}; once a total is spent,
- * later files still appear, with no content. Every file reports its estimated tokens.
+ * later files still appear, with no content. Every file reports its estimated tokens, unless the budget's
+ * `fileTokens` is false.
  */
 export async function readFiles(
   root: string,
@@ -196,5 +247,5 @@ export async function readFiles(
     }
   }
   onRead?.(paths.length, paths.length);
-  return { files, skipped: skips.toArray(), totalBytesShown: cursor.totalBytesShown, totalTokens: cursor.totalTokens };
+  return { files, skipped: skips.toArray(), ...readTotals(cursor) };
 }

@@ -28,7 +28,7 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath, type RulesByDirectory } from './pathCheck.js';
-import { createReadCursor, openConfined, readFiles, readHead, showHead } from './reader.js';
+import { createReadCursor, openConfined, readFiles, readHead, readTotals, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
@@ -296,8 +296,7 @@ class FsRepository implements Repository {
       result: () => ({
         files: [...files],
         skipped: skips.toArray(),
-        totalBytesShown: cursor.totalBytesShown,
-        totalTokens: cursor.totalTokens,
+        ...readTotals(cursor),
       }),
     };
   }

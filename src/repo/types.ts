@@ -113,6 +113,12 @@ export interface ReadBudget {
   perFileTokens?: number;
   /** At most this many tokens (estimated) are shown across all files of one read. Default: no token limit. */
   totalTokens?: number;
+  /**
+   * Whether each file reports its tokens (default true). With false, a file's text is tokenized only where a token
+   * budget's decision needs its exact count (a token covers at least one UTF-8 byte, so bytes bound the count):
+   * the same files and cuts, without loading the encoder for a read that fits — for a caller that shows no counts.
+   */
+  fileTokens?: boolean;
 }
 
 export interface ReadFileResult {
@@ -121,8 +127,8 @@ export interface ReadFileResult {
   content: string;
   truncated: boolean;
   bytesShown: number;
-  /** Estimated tokens of `content` (gpt-tokenizer, o200k_base). */
-  tokens: number;
+  /** Estimated tokens of `content` (gpt-tokenizer, o200k_base); absent when the budget asked for no counts. */
+  tokens?: number;
   encoding: 'utf8' | 'utf16le' | 'utf16be' | 'replaced';
 }
 
@@ -130,7 +136,8 @@ export interface ReadResult {
   files: ReadFileResult[];
   skipped: SkippedClass[];
   totalBytesShown: number;
-  totalTokens: number;
+  /** Estimated tokens of every file's content; absent when the budget asked for no counts. */
+  totalTokens?: number;
 }
 
 /** Progress of the slow parts, for a front that wants to show it. Never carries file contents. */

@@ -64,6 +64,32 @@ describe('the direct path and the protocol path give the same result', () => {
     });
   }
 
+  it('leaves the token counts out, and nothing else, when the caller shows none (fileTokens: false)', async () => {
+    const args = { maxFiles: 3 };
+    const counted = await runLocalSummarize({ root: repo.root, args, logger: silentLogger });
+    const uncounted = await runLocalSummarize({ root: repo.root, args, logger: silentLogger, fileTokens: false });
+    type Files = { files: Array<{ tokens?: number }> };
+    const countedFiles = (counted.structuredContent as Files).files;
+    expect(countedFiles.every((file) => typeof file.tokens === 'number')).toBe(true);
+    const withoutCounts = {
+      ...counted,
+      structuredContent: {
+        ...(counted.structuredContent as Files),
+        files: countedFiles.map(({ tokens: _tokens, ...file }) => file),
+      },
+    };
+    expect(uncounted).toEqual(withoutCounts);
+    // Through the protocol a run counts, as any server does.
+    const { _meta: _wire, ...overMcp } = await runLocalSummarize({
+      root: repo.root,
+      args,
+      logger: silentLogger,
+      fileTokens: false,
+      overMcp: true,
+    });
+    expect(overMcp).toEqual(counted);
+  });
+
   it('answers a path outside the root with the same isError result on both paths, reading nothing', async () => {
     const args = { path: '../..' };
     const direct = await runLocalSummarize({ root: repo.root, args, logger: silentLogger });

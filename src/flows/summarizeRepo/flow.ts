@@ -113,17 +113,26 @@ function summaryPhase(
   };
 }
 
-/**
- * `openRepo` is called lazily (once), so capability checks run before any repository work. `internal.redact: false`
- * exists for the benchmark's baseline only (bench/secretScan.ts): the tool, the server and the CLI never pass it.
- */
+/** How a flow reads, besides its budgets. */
+export interface SummarizeFlowOptions {
+  /**
+   * False: the result's files carry no token counts, and texts are tokenized only where a token budget needs an
+   * exact count (the main job's printed summary shows none). Default true.
+   */
+  fileTokens?: boolean;
+  /** False exists for the benchmark's baseline only (bench/secretScan.ts): the tool, the server and the CLI never pass it. */
+  redact?: boolean;
+}
+
+/** `openRepo` is called lazily (once), so capability checks run before any repository work. */
 export function createSummarizeRepoFlow(
   openRepo: () => Promise<Repository>,
   budgetOverrides: Partial<SummarizeBudgets> = {},
-  internal: { redact?: boolean } = {},
+  options: SummarizeFlowOptions = {},
 ): FlowDefinition<SummarizeRepoArgs, SummarizeState> {
-  const redact = internal.redact ?? true;
+  const redact = options.redact ?? true;
   const budgets = resolveBudgets(budgetOverrides);
+  const readBudget = { ...readBudgetOf(budgets), ...(options.fileTokens === false && { fileTokens: false }) };
   let opened: Promise<Repository> | undefined;
   const repository = (): Promise<Repository> => (opened ??= openRepo());
   // The candidates the pick prompt listed, best first: the built-in ranking's fallback picks among them.
@@ -183,7 +192,7 @@ export function createSummarizeRepoFlow(
       const entries = parsePickText(answerText(answer));
       // The summary step prepared next needs the facts: taken from the survey cache while the picks are read.
       factsOf(args).catch(() => undefined);
-      const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(entries.length, args.maxFiles));
+      const reader = repo.candidateReader(readBudget, args.path, Math.min(entries.length, args.maxFiles));
       const validation = await validatePick(repo, entries, args.path, args.maxFiles, reader);
       return { next: readAhead(summaryPhase(state, validation), reader) };
     },
@@ -204,7 +213,7 @@ export function createSummarizeRepoFlow(
           (path): path is string => path !== undefined,
         );
         const ranked = choosePicks({ candidates, limit: args.maxFiles, preferred });
-        const reader = repo.candidateReader(readBudgetOf(budgets), args.path, Math.min(ranked.length, args.maxFiles));
+        const reader = repo.candidateReader(readBudget, args.path, Math.min(ranked.length, args.maxFiles));
         const validation = await validatePick(repo, ranked, args.path, args.maxFiles, reader);
         return { next: readAhead({ ...summaryPhase(state, validation), fallback: reason }, reader) };
       },
@@ -221,14 +230,14 @@ export function createSummarizeRepoFlow(
       const paths = state.files?.map((file) => file.path) ?? state.picked;
       // The picked files were read as the pick was validated, in this same call (readAhead); otherwise read now.
       const early = prepared ? undefined : readAheadOf.get(state);
-      const [read, facts] = await Promise.all([early ?? repo.read(paths, readBudgetOf(budgets)), factsOf(args)]);
+      const [read, facts] = await Promise.all([early ?? repo.read(paths, readBudget), factsOf(args)]);
       const shown = redact ? await redactFiles(read.files) : { files: read.files, entries: [] };
       const files = read.files.map(({ path, size, bytesShown, truncated, tokens, encoding }) => ({
         path,
         size,
         bytesShown,
         truncated,
-        tokens,
+        ...(tokens !== undefined && { tokens }),
         // Flagged when not plain UTF-8 (UTF-16, or invalid bytes shown as U+FFFD).
         ...(encoding !== 'utf8' && { encoding }),
       }));

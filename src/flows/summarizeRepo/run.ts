@@ -39,6 +39,11 @@ export interface SummarizeRepoToolOptions {
   /** Single-use request state (consumed ids); without it state is single-flow only. */
   store?: Pick<SharedStore, 'consumeOnce'>;
   events?: FlowEvents;
+  /**
+   * False: pick mode's results list the files read without their token counts, and the encoder loads only if a token
+   * budget needs an exact count (the main job sets it when it prints the summary alone). Default true.
+   */
+  fileTokens?: boolean;
 }
 
 /**
@@ -73,7 +78,9 @@ export async function runSummarizeRepo(
           ...(options.budgets !== undefined && { budgets: options.budgets }),
           bounds: exploreBounds(options, ctx),
         })
-      : createSummarizeRepoFlow(openRepo, options.budgets);
+      : createSummarizeRepoFlow(openRepo, options.budgets, {
+          ...(options.fileTokens === false && { fileTokens: false }),
+        });
   try {
     return await runFlow(flow as FlowDefinition<SummarizeRepoArgs, FlowState>, args, ctx, {
       codec: options.codec,
