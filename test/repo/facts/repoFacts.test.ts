@@ -61,6 +61,22 @@ describe('repository facts', () => {
     expect(facts.commands.map((command) => command.command)).toEqual(['make build', 'make install']);
   });
 
+  it("finds each Go command's main package under cmd/: main.go, else the file named after the command", async () => {
+    const facts = await factsOf({
+      'go.mod': 'module example.com/cluster\n',
+      'cmd/ctl/ctl.go': code(100),
+      'cmd/ctl/flags.go': code(100),
+      'cmd/agent/main.go': code(100),
+      'cmd/agent/agent.go': code(100),
+      'cmd/tools/helper.go': code(100),
+      'pkg/api/api.go': code(100),
+    });
+    expect(facts.entryPoints).toEqual([
+      { path: 'cmd/agent/main.go', via: 'Go command under cmd/' },
+      { path: 'cmd/ctl/ctl.go', via: 'Go command under cmd/' },
+    ]);
+  });
+
   it('maps a declared build output absent from the checkout to its source, and drops what has none', async () => {
     const facts = await factsOf({
       'package.json': JSON.stringify({
