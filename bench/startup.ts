@@ -6,8 +6,8 @@
  * when present — CPU time moves less with the machine's load than wall time does. Medians of `BENCH_STARTUP_RUNS` (default 7).
  *
  *  - `--version`, `--help` and every command's `--help` against `node -e 0`;
- *  - `summarize` on the 12-entry sample repository against the SDK's import floor (a process that only imports
- *    `@modelcontextprotocol/server` and `@modelcontextprotocol/client`);
+ *  - `summarize` (and `summarize --json`) on the 12-entry sample repository against the SDK's import floor (a
+ *    process that only imports `@modelcontextprotocol/server` and `@modelcontextprotocol/client`);
  *  - `serve --stdio` up to its first `server/discover` answer against a minimal SDK `McpServer` stdio server with
  *    one tool, started and asked the same way;
  *  - the first `tools/call` in a fresh `serve --stdio` process against later calls in the same process.
@@ -246,6 +246,8 @@ export async function benchStartup(): Promise<void> {
     const cheapArgs = [['--version'], ['--help'], ...COMMANDS.map((command) => [command, '--help'])];
     const floor: Row = { label: 'SDK import floor (baseline)', samples: [] };
     const summarize: Row = { label: '`summarize` (12-entry sample repository)', samples: [] };
+    // --json prints every file's token count, so it always loads the tokenizer's encoder (the printed summary does not).
+    const summarizeJson: Row = { label: '`summarize --json` (the same, with token counts)', samples: [] };
     const minimal: Row = { label: 'SDK `McpServer` stdio, one tool (baseline)', samples: [] };
     const serve: Row = { label: '`serve --stdio`', samples: [] };
     const summarizeBefore: Row = { label: '`summarize`, the other build (BENCH_STARTUP_BEFORE)', samples: [] };
@@ -262,6 +264,7 @@ export async function benchStartup(): Promise<void> {
       }
       floor.samples.push(await measure([SDK_FLOOR]));
       summarize.samples.push(await measure([CLI, 'summarize', repo.root, '--quiet']));
+      summarizeJson.samples.push(await measure([CLI, 'summarize', repo.root, '--quiet', '--json']));
       if (BEFORE !== undefined)
         summarizeBefore.samples.push(await measure([BEFORE, 'summarize', repo.root, '--quiet']));
       minimal.samples.push(await discoverOnce([MINIMAL_SERVER]));
@@ -280,7 +283,11 @@ export async function benchStartup(): Promise<void> {
     console.log('\n**Cheap commands against `node -e 0`**\n');
     summary(cheap, node0, '1.5x', 30);
     console.log('\n**The main job against the SDK import floor**\n');
-    summary(BEFORE === undefined ? [summarize] : [summarize, summarizeBefore], floor, '1.5x');
+    summary(
+      BEFORE === undefined ? [summarize, summarizeJson] : [summarize, summarizeJson, summarizeBefore],
+      floor,
+      '1.5x',
+    );
     console.log('\n**`serve --stdio` until the first `server/discover` answer**\n');
     summary(BEFORE === undefined ? [serve] : [serve, serveBefore], minimal, '1.3x');
     const warmMs = median(warm);

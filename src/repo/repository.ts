@@ -63,8 +63,8 @@ export const DEFAULT_HISTORY_COMMITS = 50;
 /** git output above this (about 2.5 million paths) is not buffered: the walker lists instead. */
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
 
-/** What is read of each manifest for the facts (a manifest is rarely larger). */
-const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024 };
+/** What is read of each manifest for the facts (a manifest is rarely larger). Its text is parsed, never counted. */
+const MANIFEST_BUDGET = { perFileBytes: 128 * 1024, totalBytes: 512 * 1024, fileTokens: false };
 
 /** Filesystem operations in flight at once while inspecting. */
 const FS_CONCURRENCY = 32;

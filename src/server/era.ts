@@ -2,7 +2,8 @@
  * The seam a protocol era plugs into. The core serves revision 2026-07-28 alone: a plain SDK
  * `Server` per serving unit, a stateless HTTP front, a gated stdio front. The legacy 2025-11-25
  * adapter (src/legacy/) fills these interfaces, and app/ passes it in; removing that era is deleting
- * its folder and the one line of wiring in app/.
+ * its folder and its wiring in app/modelInputServer.ts (and its re-exports in entries/server.ts, the only
+ * other file that may import it): docs/legacy.md, "Removal plan".
  */
 import type {
   AuthInfo,
