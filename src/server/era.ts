@@ -2,7 +2,8 @@
  * The seam a protocol era plugs into. The core serves revision 2026-07-28 alone: a plain SDK
  * `Server` per serving unit, a stateless HTTP front, a gated stdio front. The legacy 2025-11-25
  * adapter (src/legacy/) fills these interfaces, and app/ passes it in; removing that era is deleting
- * its folder and the one line of wiring in app/.
+ * its folder and its wiring in app/modelInputServer.ts (and its re-exports in entries/server.ts, the only
+ * other file that may import it): docs/legacy.md, "Removal plan".
  */
 import type {
   AuthInfo,
@@ -28,6 +29,10 @@ export interface EraRequestView {
   inputResponses: Record<string, unknown> | undefined;
   /** Why the client's model cannot serve this call, if it cannot. */
   hostUnavailable?: string;
+  /** Set with `hostUnavailable` when the reason is that the client never declared sampling (not a refusal). */
+  samplingUndeclared?: boolean;
+  /** The client's self-reported name from `initialize` (display only). */
+  clientName?: string;
   /** Live sampling requests one call may send (`--max-samples-per-call`): a model loop keeps within it. */
   maxSamples?: number;
 }

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 
 import { localPrincipal } from '../../src/server/principals.js';
 import { createKeyRing } from '../../src/state/index.js';
-import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { makeSampleRepo, makeTree } from '../helpers/fixtureRepo.js';
 import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
 import { startHttpServer } from '../helpers/processes.js';
 import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
@@ -87,6 +87,44 @@ describe('serve flags on stdio', () => {
     expect(replay.message?.['error']?.code).toBe(-32602);
     await http.close();
     expect(localPrincipal()).toBe(`local:${userInfo().username}`);
+  });
+
+  it('--allow-secret-file: the named file of the deny list is offered and read, its secret still redacted', async () => {
+    const stripe = `sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`;
+    const tree = await makeTree({
+      'README.md': '# Demo\n\nA demo service.\n',
+      '.env': 'OPENAI_API_KEY=kept-out\n',
+      '.env.production': `STRIPE_KEY=${stripe}\n`,
+    });
+    const promptOf = (reply: any, key: string): string =>
+      JSON.stringify(reply.message?.['result'].inputRequests[key].params.messages);
+    try {
+      const offered: Record<string, string> = {};
+      for (const allow of [[], ['--allow-secret-file', '.env.production']]) {
+        const channel = inProcessStdioChannel(['--root', tree.root, '--model', 'host', '--quiet', ...allow]);
+        const first = await channel.send(call(1));
+        offered[allow.length === 0 ? 'default' : 'allowed'] = promptOf(first, 'pick_files');
+        if (allow.length > 0) {
+          const pick = {
+            ...pickAnswer.pick_files,
+            content: { type: 'text', text: '["README.md", ".env.production"]' },
+          };
+          const second = await channel.send(
+            call(2, { requestState: first.message?.['result'].requestState, inputResponses: { pick_files: pick } }),
+          );
+          const summary = promptOf(second, 'summary');
+          expect(summary).toContain('.env.production');
+          expect(summary).toContain('STRIPE_KEY=[redacted: Stripe key]');
+          expect(summary).not.toContain(stripe);
+        }
+        await channel.close();
+      }
+      expect(offered['default']).not.toContain('.env.production');
+      expect(offered['allowed']).toContain('.env.production');
+      for (const prompt of Object.values(offered)) expect(prompt).not.toMatch(/\.env\b(?!\.production)/);
+    } finally {
+      await tree.cleanup();
+    }
   });
 });
 

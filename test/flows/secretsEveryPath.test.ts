@@ -261,6 +261,23 @@ describe('no secret reaches a model, on any path', () => {
     expect(structured.redacted.some((entry: { path: string }) => entry.path === 'config/app.yaml')).toBe(true);
   });
 
+  it('`summarize --json` with a provider that names every secret file: the printed JSON and the log', async () => {
+    openai.requests.length = 0;
+    openai.enqueue({ body: chatCompletion({ text: GREEDY_PICK, model: 'm' }) });
+    const env = { OPENAI_BASE_URL: openai.baseUrl };
+    const { code, stdout, stderr } = await runCli(
+      ['summarize', repo.root, '--max-files', '8', '--json', '--model', 'openai:m'],
+      env,
+    );
+    expect(code).toBe(0);
+    expect(openai.requests).toHaveLength(2);
+    openai.requests.forEach((request, index) => expectNoSecret(`summarize openai request ${index}`, request.body));
+    expectNoSecret('summarize --json stdout', stdout);
+    expectNoSecret('summarize --json stderr', stderr);
+    const structured = JSON.parse(stdout);
+    expectReported(structured, structured.notes.map((note: string) => `Note: ${note}`).join('\n'), true);
+  });
+
   it('`summarize --allow-secret-file` lets a named file back in, still redacted', async () => {
     const args = ['summarize', repo.root, '--json', '--quiet', '--allow-secret-file', '.env.production'];
     const { code, stdout } = await runCli(args);

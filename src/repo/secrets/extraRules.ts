@@ -23,6 +23,7 @@ export const EXTRA_KINDS = {
   JWT: 'JWT',
   PRIVATE_KEY: 'private key',
   URL_PASSWORD: 'password in URL',
+  URL_GITHUB_TOKEN: 'GitHub token',
   ASSIGNED_SECRET: 'secret value',
 } as const;
 
@@ -44,8 +45,11 @@ const TOKEN_PATTERNS: ReadonlyArray<[ExtraKind, RegExp]> = [
   ],
 ];
 
-/** `scheme://user:password@` — only the password is reported. */
-const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/'"`<>]{0,256}:(?<secret>[^\s@/'"`<>]{1,256})@/dgi;
+/**
+ * `scheme://user:password@` — only the password is reported; with GitHub's `x-oauth-basic` as the password, the
+ * user part is the token (`https://<token>:x-oauth-basic@github.com/…`, a form that predates prefixed tokens).
+ */
+const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:@/'"`<>]{0,256}):(?<secret>[^\s@/'"`<>]{1,256})@/dgi;
 
 /**
  * `name = value`, `name: value`, `"name": "value"`, `NAME=value` where the name says secret. The value (group
@@ -92,8 +96,13 @@ function reportAll(source: SecretLintSourceCode, report: (kind: ExtraKind, range
     }
   }
   for (const match of text.matchAll(URL_CREDENTIALS)) {
-    const range = match.indices?.groups?.['secret'];
     const secret = match.groups?.['secret'] ?? '';
+    if (secret.toLowerCase() === 'x-oauth-basic') {
+      const user = match.indices?.groups?.['user'];
+      if (user !== undefined && user[1] > user[0]) report('URL_GITHUB_TOKEN', user);
+      continue;
+    }
+    const range = match.indices?.groups?.['secret'];
     if (range !== undefined && !/^(?:\$|\{\{|<|%|\*+$)/.test(secret)) report('URL_PASSWORD', range);
   }
   for (const match of text.matchAll(ASSIGNMENT)) {

@@ -45,12 +45,22 @@ const URL_RULES = new Set([
   '@secretlint/secretlint-rule-database-connection-string',
   '@secretlint/secretlint-rule-basicauth',
 ]);
-const URL_PASSWORD = /:\/\/[^\s:@/]*:([^\s@/]+)@/d;
+const URL_CREDENTIALS = /:\/\/([^\s:@/]*):([^\s@/]+)@/d;
+/** GitHub's `https://<token>:x-oauth-basic@github.com` form: the user part is the secret. */
+const GITHUB_OAUTH_PASSWORD = 'x-oauth-basic';
 
-function narrowUrl(text: string, ruleId: string, start: number, end: number): { start: number; end: number } {
+function narrowUrl(
+  text: string,
+  ruleId: string,
+  start: number,
+  end: number,
+): { start: number; end: number; kind?: string } {
   if (!URL_RULES.has(ruleId)) return { start, end };
-  const range = URL_PASSWORD.exec(text.slice(start, end))?.indices?.[1];
-  return range === undefined ? { start, end } : { start: start + range[0], end: start + range[1] };
+  const match = URL_CREDENTIALS.exec(text.slice(start, end));
+  const token = match?.[2]?.toLowerCase() === GITHUB_OAUTH_PASSWORD;
+  const range = match?.indices?.[token ? 1 : 2];
+  if (range === undefined || range[1] === range[0]) return { start, end };
+  return { start: start + range[0], end: start + range[1], ...(token && { kind: 'GitHub token' }) };
 }
 
 let loaded: Promise<Lint> | undefined;
@@ -85,11 +95,15 @@ async function loadLint(): Promise<Lint> {
       source: { content: text, filePath: filePath || 'text', ext, contentType: 'text' },
       options: { config, noPhysicFilePath: true, maskSecrets: true },
     });
-    return result.messages.map((message) => ({
-      ...narrowUrl(text, message.ruleId, message.range[0], message.range[1]),
-      kind: kindOf(message.ruleId, message.messageId),
-      rule: message.ruleId,
-    }));
+    return result.messages.map((message) => {
+      const narrowed = narrowUrl(text, message.ruleId, message.range[0], message.range[1]);
+      return {
+        start: narrowed.start,
+        end: narrowed.end,
+        kind: narrowed.kind ?? kindOf(message.ruleId, message.messageId),
+        rule: message.ruleId,
+      };
+    });
   };
 }
 

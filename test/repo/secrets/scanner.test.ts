@@ -42,6 +42,23 @@ describe('redactText on the credential corpus', () => {
     expect(text).toContain('region = eu-west-1');
   });
 
+  it('redacts the token of a `https://<token>:x-oauth-basic@github.com` URL, keeping the rest of the URL', async () => {
+    // The unprefixed 40-hex form GitHub issued before `ghp_`: only its place in the URL tells it apart.
+    const token = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3';
+    const texts = [
+      `  "repository": "git+https://${token}:x-oauth-basic@github.com/acme/demo.git",\n`,
+      `git clone https://${token}:X-OAuth-Basic@github.com/acme/demo.git\n`,
+    ];
+    const results = await redactTexts(texts);
+    expect(results.map((result) => result.text)).toEqual([
+      '  "repository": "git+https://[redacted: GitHub token]:x-oauth-basic@github.com/acme/demo.git",\n',
+      'git clone https://[redacted: GitHub token]:X-OAuth-Basic@github.com/acme/demo.git\n',
+    ]);
+    expect(results.map((result) => [...result.kinds])).toEqual([[['GitHub token', 1]], [['GitHub token', 1]]]);
+    const alone = await redactText(texts[1]!);
+    expect(alone.text).not.toContain(token);
+  });
+
   it('redacts a private-key block cut off by a truncation (no END line)', async () => {
     const pem = corpusSecrets().find((entry) => entry.id === 'pem_rsa')!.value;
     const cut = `const key = \`${pem.slice(0, 300)}\n[… truncated: showing 300 of 9000 bytes]`;
