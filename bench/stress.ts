@@ -10,7 +10,10 @@
  *   disconnects     300 summarize calls whose clients go away after 1.5 s: git children, time until idle
  *   legacy hogging  one principal opens sessions until refused; can another one still open one?
  *   malformed       500 malformed requests over HTTP, 500 lines over stdio: answers by kind, still alive?
+ *   summarize 200   the discover probe alone (idle), then under 200 concurrent summarize_repo calls from 8
+ *                   principals (tokens): its p99 against the idle p99
  *
+ * STRESS_ONLY=mixed,giant,disconnect,malformed,held,summarize200,legacy runs only the scenarios named.
  * Figures are for docs/reliability.md (with the command); never assert them in tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +25,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
+import { freePort } from '../scripts/fleet/processes.js';
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 const HELD = Number(process.env['STRESS_HELD'] ?? 1000);
@@ -32,6 +37,10 @@ const META = {
 };
 const TOKEN_A = 'stress-token-alice-0123456789';
 const TOKEN_B = 'stress-token-bob-0123456789ab';
+/** Eight principals for the 200 concurrent summarize calls. */
+const CALLERS = Array.from({ length: 8 }, (_, index) => `stress-token-caller-${index}-0123456789`);
+const ONLY = new Set((process.env['STRESS_ONLY'] ?? '').split(',').filter((name) => name !== ''));
+const runs = (scenario: string): boolean => ONLY.size === 0 || ONLY.has(scenario);
 
 interface Target {
   name: string;
@@ -342,6 +351,66 @@ async function disconnectStorm(target: Target): Promise<void> {
   });
 }
 
+/** The discover probe alone for `ms`: the idle latencies the loaded ones are read against. */
+async function idleProbe(target: Target, ms: number): Promise<number[]> {
+  const probing = probe(target);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return probing.stop();
+}
+
+/** The longest event-loop delay of the server since the last scrape (prom-client resets it at each scrape), ms. */
+async function loopDelayMax(metricsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return Number(/^mmi_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
+async function summarize200(target: Target, metricsPort: number): Promise<void> {
+  // Past the first answers (modules load when first needed; the warm-up runs after the first answer).
+  await post(target, 'server/discover', {});
+  await post(
+    target,
+    'tools/call',
+    { name: 'summarize_repo', arguments: { maxFiles: 3 } },
+    { token: CALLERS[0] as string },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await loopDelayMax(metricsPort);
+  const idle = await idleProbe(target, 3000);
+  const idleLoop = await loopDelayMax(metricsPort);
+  row('discover probe alone (idle, 3 s, after one call)', target, {
+    probe: `${fmt(percentile(idle, 50))} / ${fmt(percentile(idle, 99))}`,
+    notes: `${idle.length} probes; max ${fmt(Math.max(...idle))} ms; server event-loop delay max ${fmt(idleLoop)} ms`,
+  });
+  target.peakRss = await rssOf(target.child.pid);
+  const probing = probe(target);
+  const started = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: 200 }, (_, index) =>
+      post(
+        target,
+        'tools/call',
+        { name: 'summarize_repo', arguments: { maxFiles: 3 } },
+        { token: CALLERS[index % CALLERS.length] as string },
+      ),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const probes = await probing.stop();
+  const loadLoop = await loopDelayMax(metricsPort);
+  const times = outcomes.map((outcome) => outcome.ms);
+  const ratio = percentile(probes, 99) / percentile(idle, 99);
+  row('200 concurrent summarize_repo calls, 8 principals', target, {
+    throughput: `${(outcomes.length / seconds).toFixed(0)} req/s`,
+    p50: fmt(percentile(times, 50)),
+    p99: fmt(percentile(times, 99)),
+    probe: `${fmt(percentile(probes, 50))} / ${fmt(percentile(probes, 99))}`,
+    errors: kinds(outcomes),
+    notes:
+      `discover p99 ${ratio.toFixed(1)}x idle p99; probe max ${fmt(Math.max(...probes))} ms; ` +
+      `server event-loop delay max ${fmt(loadLoop)} ms`,
+  });
+}
+
 async function legacyHogging(target: Target): Promise<void> {
   const initialize = (token: string) =>
     fetch(`http://127.0.0.1:${target.port}/mcp`, {
@@ -488,7 +557,14 @@ async function main(): Promise<void> {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   const repo = await makeRepo();
   const tokens = join(repo, '..', `${repo.split('/').pop()}-tokens.json`);
-  await writeFile(tokens, JSON.stringify({ [TOKEN_A]: 'alice', [TOKEN_B]: 'bob' }));
+  await writeFile(
+    tokens,
+    JSON.stringify({
+      [TOKEN_A]: 'alice',
+      [TOKEN_B]: 'bob',
+      ...Object.fromEntries(CALLERS.map((token, index) => [token, `caller${index}`])),
+    }),
+  );
   try {
     const ours = await start(
       'mcp-model-input',
@@ -502,24 +578,47 @@ async function main(): Promise<void> {
       ['--import', 'tsx', join(ROOT, 'bench', 'stressBaseline.ts')],
       /listening (\d+)/,
     );
-    for (const concurrency of [1, 50, 200]) {
-      await mixedLoad(ours, concurrency);
-      await mixedLoad(baseline, concurrency);
+    if (runs('mixed')) {
+      for (const concurrency of [1, 50, 200]) {
+        await mixedLoad(ours, concurrency);
+        await mixedLoad(baseline, concurrency);
+      }
     }
-    await giantAnswers(ours);
-    await disconnectStorm(ours);
-    await malformedHttp(ours);
-    await malformedHttp(baseline);
-    await malformedStdio(repo);
-    await heldBodies(ours);
-    await heldBodies(baseline);
-    const legacy = await start(
-      'mcp-model-input (tokens)',
-      process.execPath,
-      [CLI, 'serve', '--http', '127.0.0.1:0', '--root', repo, '--model', 'host', '--tokens-file', tokens],
-      /127\.0\.0\.1:(\d+)\/mcp/,
-    );
-    await legacyHogging(legacy);
+    if (runs('giant')) await giantAnswers(ours);
+    if (runs('disconnect')) await disconnectStorm(ours);
+    if (runs('malformed')) {
+      await malformedHttp(ours);
+      await malformedHttp(baseline);
+      await malformedStdio(repo);
+    }
+    if (runs('held')) {
+      await heldBodies(ours);
+      await heldBodies(baseline);
+    }
+    if (runs('summarize200') || runs('legacy')) {
+      const metricsPort = await freePort();
+      const withTokens = await start(
+        'mcp-model-input (tokens)',
+        process.execPath,
+        [
+          CLI,
+          'serve',
+          '--http',
+          '127.0.0.1:0',
+          '--root',
+          repo,
+          '--model',
+          'host',
+          '--tokens-file',
+          tokens,
+          '--metrics',
+          `127.0.0.1:${metricsPort}`,
+        ],
+        /127\.0\.0\.1:(\d+)\/mcp/,
+      );
+      if (runs('summarize200')) await summarize200(withTokens, metricsPort);
+      if (runs('legacy')) await legacyHogging(withTokens);
+    }
   } finally {
     for (const socket of sockets) socket.destroy();
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

@@ -260,7 +260,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   if (reach.needsSampling) {
     logger.info(
       `--model ${models.spec} serves only clients that declare sampling; the others (e.g. the MCP Inspector CLI) ` +
-        `get -32021: ${SAMPLING_ONLY_HINT}`,
+        `get -32021 (a tool error on 2025-11-25): ${SAMPLING_ONLY_HINT}`,
     );
   }
   const fleet = parseFleetFlags(values);

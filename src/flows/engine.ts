@@ -84,11 +84,20 @@ export interface EngineOptions {
   /** The usage meter's clock (latency, the model deadline); injected in tests. */
   now?: () => number;
   /**
-   * Called when a request is refused with -32021 (it did not declare sampling and no server-side
-   * model can answer), with the client's self-reported name; the caller logs it once per client.
+   * Called when a request is refused because it did not declare sampling and no server-side model can
+   * answer — with -32021 on 2026-07-28, with an `isError` result on 2025-11-25 (sampling not declared at
+   * `initialize`) — with the client's self-reported name; the caller logs it once per client.
    */
-  onSamplingMissing?: (client: string) => void;
+  onSamplingMissing?: (client: string, revision: SamplingMissingRevision) => void;
 }
+
+/** Which revision's answer a client without sampling got: -32021, or (2025-11-25) an `isError` result. */
+export type SamplingMissingRevision = '2026-07-28' | '2025-11-25';
+
+/** What the user of a client without sampling can do about it (both revisions). */
+const SAMPLING_MISSING_ADVICE =
+  'use a client that supports sampling (declares the sampling capability), or ask the server operator to add a ' +
+  'server-side model.';
 
 function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
@@ -119,17 +128,23 @@ export async function runFlow<Args, State extends FlowState>(
     if (source !== undefined) continue;
     // A legacy client cannot declare per request: its refusal is a tool result, not -32021.
     if (ctx.hostUnavailable !== undefined) {
+      if (ctx.samplingUndeclared !== true) {
+        return toolError(
+          `${flow.tool} needs the client's model, but ${ctx.hostUnavailable}; ` +
+            'no server-owned model is configured to answer instead.',
+        );
+      }
+      options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', '2025-11-25');
       return toolError(
-        `${flow.tool} needs the client's model, but ${ctx.hostUnavailable}; ` +
-          'no server-owned model is configured to answer instead.',
+        `${flow.tool} needs the client's model, but ${ctx.hostUnavailable}, and this server has no model of its ` +
+          `own configured: ${SAMPLING_MISSING_ADVICE}`,
       );
     }
-    options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client');
+    options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', '2026-07-28');
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: { sampling: {} } },
       `${flow.tool} needs model input ('${key}') from the client's own model, and this server has no model of ` +
-        'its own configured: use a client that supports sampling (declares the sampling capability), ' +
-        'or ask the server operator to add a server-side model.',
+        `its own configured: ${SAMPLING_MISSING_ADVICE}`,
     );
   }
   const result = await runRounds(flow, args, ctx, options);

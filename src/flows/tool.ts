@@ -39,6 +39,11 @@ export interface ToolContext {
    */
   hostUnavailable?: string;
   /**
+   * Legacy (2025-11-25) only, with `hostUnavailable`: the reason is that the client declared no sampling at
+   * `initialize` (its user needs another client or a server-side model), not that it refused a request.
+   */
+  samplingUndeclared?: boolean;
+  /**
    * Legacy (2025-11-25) only: how many live sampling requests this call may send (`--max-samples-per-call`). A
    * flow with a model loop keeps its rounds within it.
    */

@@ -166,6 +166,8 @@ export class LegacyAwareServer extends Server {
 
   #viewOf(ctx: ServerContext, call: LegacyCall): LegacyToolView {
     const declared = this.getClientCapabilities() ?? {};
+    const name = this.getClientVersion()?.name;
+    const clientName = typeof name === 'string' ? { clientName: name } : {};
     if (call.refusal !== undefined) {
       const { sampling: _refused, ...others } = declared;
       return {
@@ -173,14 +175,17 @@ export class LegacyAwareServer extends Server {
         inputResponses: undefined,
         hostUnavailable: call.refusal,
         maxSamples: this.#maxSamples,
+        ...clientName,
       };
     }
     return {
       maxSamples: this.#maxSamples,
       clientCapabilities: declared,
       inputResponses: ctx.mcpReq.inputResponses,
+      ...clientName,
       ...(declared.sampling === undefined && {
         hostUnavailable: 'the client did not declare the sampling capability at initialize',
+        samplingUndeclared: true,
       }),
     };
   }

@@ -76,10 +76,12 @@ export function toolContextOf(
   return {
     principal,
     ...(typeof info?.name === 'string' && { clientName: info.name }),
+    ...(legacy?.clientName !== undefined && { clientName: legacy.clientName }),
     clientCapabilities: legacy?.clientCapabilities ?? declared ?? {},
     requestState: ctx.mcpReq.requestState(),
     inputResponses: legacy === undefined ? ctx.mcpReq.inputResponses : legacy.inputResponses,
     ...(legacy?.hostUnavailable !== undefined && { hostUnavailable: legacy.hostUnavailable }),
+    ...(legacy?.samplingUndeclared === true && { samplingUndeclared: true }),
     ...(legacy?.maxSamples !== undefined && { maxSamples: legacy.maxSamples }),
     // Aborted by notifications/cancelled (the SDK) or by the HTTP client going away (the transport).
     signal: transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]),

@@ -29,6 +29,10 @@ export interface EraRequestView {
   inputResponses: Record<string, unknown> | undefined;
   /** Why the client's model cannot serve this call, if it cannot. */
   hostUnavailable?: string;
+  /** Set with `hostUnavailable` when the reason is that the client never declared sampling (not a refusal). */
+  samplingUndeclared?: boolean;
+  /** The client's self-reported name from `initialize` (display only). */
+  clientName?: string;
   /** Live sampling requests one call may send (`--max-samples-per-call`): a model loop keeps within it. */
   maxSamples?: number;
 }

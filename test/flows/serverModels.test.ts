@@ -101,6 +101,15 @@ describe('summarize_repo on server-owned providers', () => {
       usage: { calls: 2, inputTokens: 240, outputTokens: 60, models: ['small-model', 'large-model'] },
     });
     expect(result.structuredContent.picked).toContain('README.md');
+    // Both prompts a provider gets carry the whole-repository facts, as the host's and the built-in model's do.
+    for (const request of openai.requests) {
+      const prompt = (request.body.messages as Array<{ role: string; content: string }>)
+        .map((message) => message.content)
+        .join('\n');
+      expect(prompt).toMatch(/^Repository facts \(computed from the whole listing of \d+ files/m);
+      expect(prompt).toMatch(/^- Main language: TypeScript$/m);
+    }
+    expect(result.structuredContent.facts.mix.main).toEqual({ language: 'TypeScript', of: 'code' });
     const lines = logger.lines.filter((line) => line.includes('model call'));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^info model call pick_files: model=small-model tokens=120\+30 latency=\d+ms outcome=ok$/);

@@ -1,9 +1,14 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { createModelInputServer, serveModelInputStdio } from '../../src/app/modelInputServer.js';
+import { silentLogger } from '../../src/logger.js';
+import { parseModelSpec } from '../../src/models/sources.js';
 import { openRepository } from '../../src/repo/index.js';
+import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { gitProcessesRunning, MAX_GIT_PROCESSES, runGit } from '../../src/repo/gitProcess.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -88,5 +93,44 @@ describe('cancellation reaches the repository work', () => {
     await until(() => gitProcessesRunning() === 0);
     await pending;
     await front.close();
+  });
+});
+
+describe('notifications/cancelled', () => {
+  it('on stdio, cancelling a running summarize_repo call kills its git and answers nothing for it', async () => {
+    const { root, git } = await hangingGitRepo();
+    const server = createModelInputServer({
+      root,
+      models: parseModelSpec('host'),
+      keyRing: createEphemeralKeyRing(),
+      logger: silentLogger,
+      defaultPrincipal: 'local:test',
+      legacy: false,
+      repository: { gitCommand: git },
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+    const handle = serveModelInputStdio(server, { logger: silentLogger, input, output });
+    const line = (message: Record<string, unknown>) => input.write(`${JSON.stringify(message)}\n`);
+    line({
+      jsonrpc: '2.0',
+      id: 41,
+      method: 'tools/call',
+      params: { name: 'summarize_repo', arguments: {}, _meta: meta({ sampling: {} }) },
+    });
+    await until(() => gitProcessesRunning() > 0);
+    line({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 41, reason: 'user', _meta: meta() },
+    });
+    await until(() => gitProcessesRunning() === 0);
+    // The server goes on serving, and the cancelled request gets no answer (the spec: SHOULD NOT respond).
+    line({ jsonrpc: '2.0', id: 42, method: 'tools/list', params: { _meta: meta() } });
+    await until(() => written.includes('"id":42'));
+    expect(written).not.toContain('"id":41');
+    await handle.close();
   });
 });

@@ -80,11 +80,49 @@ describe('a client that cannot sample, against --model host', () => {
     expect(error?.message).toContain('use a client that supports sampling');
     await client.close();
   });
+
+  // 2025-11-25 has no -32021: a client that declared no sampling at initialize gets an isError result, which
+  // tells its user the same thing; the server logs it once per client as on 2026-07-28.
+  it.each(['http', 'stdio'] as const)(
+    'a 2025-11-25 client over %s gets a tool error saying what to do; logged once per client',
+    async (kind) => {
+      const logger = capturingLogger();
+      const front = kind === 'http' ? createTestFront({ root: repo.root, model: 'host', logger }) : undefined;
+      const stdio =
+        kind === 'stdio' ? inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']) : undefined;
+      const client = new ClientV1({ name: 'inspector-cli-v1', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(
+        stdio ??
+          new HttpV1(new URL('http://localhost/mcp'), {
+            fetch: (u, i) => (front as NonNullable<typeof front>).fetch(new Request(u, i)),
+          }),
+      );
+      for (let i = 0; i < 3; i++) {
+        const result = (await client.callTool({ name: 'summarize_repo', arguments: {} })) as {
+          isError?: boolean;
+          content: { type: string; text?: string }[];
+        };
+        expect(result.isError).toBe(true);
+        const text = result.content.map((block) => block.text ?? '').join('\n');
+        expect(text).toContain('did not declare the sampling capability at initialize');
+        expect(text).toContain('use a client that supports sampling');
+        expect(text).toContain('server-side model');
+      }
+      await client.close();
+      await front?.close();
+      const lines = stdio === undefined ? logger.lines : stdio.stderr().split('\n');
+      const notices = lines.filter((line) => line.includes('does not declare sampling'));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain("client 'inspector-cli-v1'");
+      expect(notices[0]).toContain('a tool error on 2025-11-25');
+      expect(notices[0]).toContain('--model host,builtin');
+    },
+  );
 });
 
 describe('serve start-up lines', () => {
-  const startUp = async (model: string) => {
-    const channel = inProcessStdioChannel(['--root', repo.root, '--model', model]);
+  const startUp = async (model: string, env: Record<string, string> = {}) => {
+    const channel = inProcessStdioChannel(['--root', repo.root, '--model', model], env);
     await channel.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
     await channel.close();
     return channel.stderr();
@@ -104,6 +142,12 @@ describe('serve start-up lines', () => {
     expect(builtin).not.toContain('no state keys configured');
     expect(builtin).not.toContain('serves only clients');
     expect(builtin).toContain('serving');
+
+    // A provider alone mints no state either (the key is only read, never used: no request is made).
+    const provider = await startUp('openai:m', { OPENAI_API_KEY: 'sk-test-unused' });
+    expect(provider).not.toContain('no state keys configured');
+    expect(provider).not.toContain('serves only clients');
+    expect(provider).toContain('serving');
   });
 });
 
@@ -120,21 +164,32 @@ describe('unknown tool arguments', () => {
     await front.close();
   });
 
-  it.each(['v2', 'v1'] as const)(
-    'the %s client gets -32602 naming the key, the known ones and a close match',
-    async (era) => {
-      const front = createTestFront({ root: repo.root });
-      const transportFetch = (u: string | URL, i?: RequestInit) => front.fetch(new Request(u, i));
+  it.each([
+    ['v2', 'http'],
+    ['v2', 'stdio'],
+    ['v1', 'http'],
+    ['v1', 'stdio'],
+  ] as const)(
+    'the %s client over %s gets -32602 naming the key, the known ones and a close match',
+    async (era, kind) => {
+      const front = kind === 'http' ? createTestFront({ root: repo.root }) : undefined;
+      const transportFetch = (u: string | URL, i?: RequestInit) =>
+        (front as NonNullable<typeof front>).fetch(new Request(u, i));
+      const stdio = () => inProcessStdioTransport(['--model', 'host', '--root', repo.root, '--quiet']);
       let call: (args: Record<string, unknown>) => Promise<unknown>;
       let close: () => Promise<void>;
       if (era === 'v2') {
         const client = v2Client('args-v2', { sampling: {} });
-        await client.connect(new HttpV2(new URL('http://localhost/mcp'), { fetch: transportFetch }));
+        await client.connect(
+          front === undefined ? stdio() : new HttpV2(new URL('http://localhost/mcp'), { fetch: transportFetch }),
+        );
         call = (args) => client.callTool({ name: 'summarize_repo', arguments: args });
         close = () => client.close();
       } else {
         const client = new ClientV1({ name: 'args-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
-        await client.connect(new HttpV1(new URL('http://localhost/mcp'), { fetch: transportFetch }));
+        await client.connect(
+          front === undefined ? stdio() : new HttpV1(new URL('http://localhost/mcp'), { fetch: transportFetch }),
+        );
         call = (args) => client.callTool({ name: 'summarize_repo', arguments: args });
         close = () => client.close();
       }
@@ -151,7 +206,7 @@ describe('unknown tool arguments', () => {
       expect(far?.message).toContain("unknown argument 'verbose'; known arguments:");
       expect(far?.data.didYouMean).toEqual({});
       await close();
-      await front.close();
+      await front?.close();
     },
   );
 });

@@ -1,15 +1,22 @@
 /** /healthz, /readyz and drain on the HTTP front (in-process), drain on a real socket, and metrics. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import { silentLogger } from '../../src/logger.js';
-import { parseModelSpec } from '../../src/models/sources.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
+import type { CompletionModel } from '../../src/models/modelSource.js';
+import { parseModelSpec, type ModelPlan } from '../../src/models/sources.js';
 import { createServerMetrics } from '../../src/server/metrics.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
 import type { HttpFront } from '../../src/transports/http.js';
 import { listenHttp } from '../../src/transports/nodeHttp.js';
+import { gitProcessesRunning } from '../../src/repo/gitProcess.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { mcpRequest } from '../helpers/rawChannel.js';
+import { TempDirs, writeTree } from '../repo/fixture.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -25,11 +32,11 @@ afterAll(async () => {
   await repo.cleanup();
 });
 
-function ourFront(readiness: Record<string, () => Promise<string>> = {}) {
+function ourFront(readiness: Record<string, () => Promise<string>> = {}, models: ModelPlan = parseModelSpec('host')) {
   const metrics = createServerMetrics({ defaultMetrics: false });
   const server = createModelInputServer({
     root: repo.root,
-    models: parseModelSpec('host'),
+    models,
     keyRing: createEphemeralKeyRing(),
     logger: silentLogger,
     defaultPrincipal: 'anonymous',
@@ -50,6 +57,53 @@ const rpc = (front: HttpFront, method: string, params: Record<string, unknown> =
   front.fetch(
     mcpRequest('http://localhost/mcp', { jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: META } }),
   );
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+/** Our front on a small repository and a real socket, with `git` replaced by a script whose body is `script`. */
+async function listenWithGit(script: string) {
+  const bin = await temp.make('bin-');
+  await writeFile(path.join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  const root = await temp.make();
+  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'export const a = 1;\n' });
+  await mkdir(path.join(root, '.git'));
+  const server = createModelInputServer({
+    root,
+    models: parseModelSpec('host'),
+    keyRing: createEphemeralKeyRing(),
+    logger: silentLogger,
+    defaultPrincipal: 'anonymous',
+    repository: { gitCommand: path.join(bin, 'git') },
+    surveyCache: false,
+  });
+  return listenHttp(
+    (port) =>
+      createModelInputHttpFront(server, {
+        logger: silentLogger,
+        allowedHosts: [`127.0.0.1:${port}`],
+        allowedOrigins: [],
+      }),
+    '127.0.0.1',
+    0,
+  );
+}
+
+/** A summarize_repo first call over a real socket. */
+const callOver = (origin: string) =>
+  fetch(
+    mcpRequest(`${origin}/mcp`, {
+      jsonrpc: '2.0',
+      id: id++,
+      method: 'tools/call',
+      params: { name: 'summarize_repo', arguments: {}, _meta: META },
+    }),
+  );
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
 
 describe('operations endpoints', () => {
   it('/healthz is alive; /readyz runs every check and names the failing one', async () => {
@@ -95,31 +149,33 @@ describe('operations endpoints', () => {
     expect(idle).toBe(true);
   });
 
-  it('drain on a real socket: the request in flight finishes, then the listener is gone', async () => {
-    let release: () => void = () => {};
-    let arrive: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const { front } = ourFront();
-    const slowFront: HttpFront = {
-      ...front,
-      fetch: async (request) => {
-        if (new URL(request.url).pathname === '/slow') {
-          arrive();
-          await gate;
-          return new Response('done');
-        }
-        return front.fetch(request);
-      },
-    };
-    const listening = await listenHttp(() => slowFront, '127.0.0.1', 0);
-    const inFlight = fetch(`${listening.origin}/slow`).then((response) => response.text());
-    await arrived;
-    const drained = listening.drain(10_000);
-    release();
-    expect(await inFlight).toBe('done');
+  it('drain on a real socket: the tool call in flight finishes, then the listener is gone', async () => {
+    // git waits for a gate the test opens only once the drain has begun.
+    const gate = path.join(await temp.make('gate-'), 'open');
+    const listening = await listenWithGit(`while [ ! -f '${gate}' ]; do sleep 0.05; done\nexec git "$@"`);
+    const inFlight = callOver(listening.origin);
+    await until(() => gitProcessesRunning() > 0);
+    const drained = listening.drain(20_000);
+    await writeFile(gate, '');
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as { result: { resultType: string } }).result.resultType).toBe('input_required');
     expect(await drained).toBe(true);
     await expect(fetch(`${listening.origin}/healthz`)).rejects.toThrow();
+  });
+
+  it('drain with a tool call that outlives the timeout: gives up at the timeout, the call is cut off', async () => {
+    const listening = await listenWithGit('exec sleep 30');
+    const inFlight = callOver(listening.origin).then(
+      () => 'answered',
+      () => 'cut off',
+    );
+    await until(() => gitProcessesRunning() > 0);
+    expect(await listening.drain(300)).toBe(false);
+    expect(await inFlight).toBe('cut off');
+    await expect(fetch(`${listening.origin}/healthz`)).rejects.toThrow();
+    // The call's client is gone: its git is killed.
+    await until(() => gitProcessesRunning() === 0);
   });
 
   it('counts requests by method and outcome, rounds, input_required and rejections by reason', async () => {
@@ -141,5 +197,43 @@ describe('operations endpoints', () => {
     expect(text).toContain('mmi_state_rejections_total{reason="replayed"} 1');
     expect(text).toContain('mmi_model_calls_total{source="host",model="host",outcome="ok"} 1');
     expect(text).toContain('mmi_legacy_sessions_open 0');
+  });
+
+  it('counts server-owned model calls, tokens and latency by source, and the open 2025-11-25 sessions', async () => {
+    // The built-in model, reporting 100 + 50 tokens per call like a provider would.
+    const inner = createBuiltinModel();
+    const model: CompletionModel = {
+      name: 'counting',
+      complete: async (request) => {
+        const result = await inner.complete(request);
+        request.onUsage?.({ inputTokens: 100, outputTokens: 50 });
+        return result;
+      },
+    };
+    const { front, metrics } = ourFront({}, { spec: 'counting', sourceFor: () => ({ kind: 'server', model }) });
+    const done = (await (await rpc(front, 'tools/call', { name: 'summarize_repo', arguments: {} })).json()) as any;
+    expect(done.result.resultType).toBe('complete');
+    const opened = await front.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: id++,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '0' } },
+        }),
+      }),
+    );
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const text = await metrics.registry.metrics();
+    const count = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+    const calls = count(/^mmi_model_calls_total\{source="server",model="counting",outcome="ok"\} (\d+)$/m);
+    expect(calls).toBeGreaterThan(0);
+    expect(count(/^mmi_model_tokens_total\{source="server",model="counting"\} (\d+)$/m)).toBe(150 * calls);
+    expect(count(/^mmi_model_latency_seconds_count\{source="server",model="counting"\} (\d+)$/m)).toBe(calls);
+    expect(text).toContain('mmi_legacy_sessions_open 1');
+    await front.close();
   });
 });

@@ -17,7 +17,7 @@ import type { ModelPlan } from '../../models/sources.js';
 import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
 import type { StateCodec } from '../../state/index.js';
 import type { SharedStore } from '../../state/stores/index.js';
-import type { FlowEvents, SealedFlow } from '../engine.js';
+import type { FlowEvents, SamplingMissingRevision, SealedFlow } from '../engine.js';
 import { resolveBudgets, type SummarizeBudgets } from './prompts.js';
 
 export interface SummarizeRepoToolOptions {
@@ -64,8 +64,8 @@ export async function runSummarizeRepo(
   options: SummarizeRepoToolOptions,
   args: SummarizeRepoArgs,
   ctx: ToolContext,
-  /** Told (with the client's self-reported name) when a client without sampling is refused. */
-  onSamplingMissing: (client: string) => void,
+  /** Told (with the client's self-reported name and its revision) when a client without sampling is refused. */
+  onSamplingMissing: (client: string, revision: SamplingMissingRevision) => void,
 ): Promise<CallToolResult | InputRequiredResult> {
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
   // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.

@@ -5,6 +5,7 @@
 import { SAMPLING_ONLY_HINT } from '../../models/sources.js';
 import { printable } from '../../protocol/sanitize.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
+import type { SamplingMissingRevision } from '../engine.js';
 import type { SummarizeRepoToolOptions } from './run.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
 
@@ -13,17 +14,25 @@ export type { SummarizeRepoToolOptions };
 /** Clients remembered for the once-per-client -32021 log line; past this many, the memory starts over. */
 const MAX_NOTED_CLIENTS = 1000;
 
+/** How each revision refuses a client without sampling, for the log line. */
+const REFUSED_WITH: Readonly<Record<SamplingMissingRevision, string>> = {
+  '2026-07-28': '-32021',
+  '2025-11-25': 'a tool error on 2025-11-25: no sampling declared at initialize',
+};
+
 /** Logs, once per client (principal and self-reported name), that a client without sampling was refused. */
-function samplingMissingNotice(options: SummarizeRepoToolOptions): (client: string, principal: string) => void {
+function samplingMissingNotice(
+  options: SummarizeRepoToolOptions,
+): (client: string, principal: string, revision: SamplingMissingRevision) => void {
   const noted = new Set<string>();
-  return (client, principal) => {
+  return (client, principal, revision) => {
     const key = JSON.stringify([principal, client]);
     if (noted.has(key)) return;
     if (noted.size >= MAX_NOTED_CLIENTS) noted.clear();
     noted.add(key);
     options.logger.warn(
       `${TOOL_NAME}: client '${printable(client).slice(0, 64)}' (principal ${principal}) does not declare sampling ` +
-        `and was refused (-32021) under --model ${options.models.spec}; ${SAMPLING_ONLY_HINT}`,
+        `and was refused (${REFUSED_WITH[revision]}) under --model ${options.models.spec}; ${SAMPLING_ONLY_HINT}`,
     );
   };
 }
@@ -44,7 +53,9 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     async run(args, ctx) {
       // The flow, the engine and the repository reader load with the first call, not with the server.
       const { runSummarizeRepo } = await import('./run.js');
-      return runSummarizeRepo(options, args, ctx, (client) => onSamplingMissing(client, ctx.principal));
+      return runSummarizeRepo(options, args, ctx, (client, revision) =>
+        onSamplingMissing(client, ctx.principal, revision),
+      );
     },
   });
 }

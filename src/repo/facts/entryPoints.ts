@@ -1,7 +1,7 @@
 /**
  * Entry points, checked against the listing: what the manifests declare (`bin`/`exports`/`main`,
  * `[project.scripts]`, `[[bin]]`, gemspec executables…), then the language's conventions (`main.go` and
- * `cmd/<name>/main.go` beside a `go.mod`, `src/main.rs`/`src/lib.rs` beside a `Cargo.toml`, a Python
+ * `cmd/<name>/main.go` (or `cmd/<name>/<name>.go`) beside a `go.mod`, `src/main.rs`/`src/lib.rs` beside a `Cargo.toml`, a Python
  * package's `__main__.py`/`__init__.py`, `lib/<gem>.rb`), then a source file named after the project.
  * A declared build output that is not in the checkout (`dist/index.js`) is mapped to its source
  * (`src/index.ts`) when that exists, and dropped otherwise: an entry point never names an absent path.
@@ -114,11 +114,16 @@ function conventional(manifest: ManifestFact, paths: readonly string[], listed: 
     case 'go': {
       const out: EntryPointFact[] = [];
       if (has('main.go')) out.push(found('main.go', 'Go main package at the module root'));
+      // A command's main package is `cmd/<name>/`: its `main.go`, else the file named after it (`cmd/kubectl/kubectl.go`).
+      const commands = new Map<string, string>();
       for (const path of paths) {
-        if (path.startsWith(`${dir}cmd/`) && /^cmd\/[^/]+\/main\.go$/.test(path.slice(dir.length))) {
-          out.push({ path, via: 'Go command under cmd/' });
-        }
+        if (!path.startsWith(`${dir}cmd/`)) continue;
+        const match = /^cmd\/([^/]+)\/([^/]+)\.go$/.exec(path.slice(dir.length));
+        if (match === null || (match[2] !== 'main' && match[2] !== match[1])) continue;
+        const command = match[1] as string;
+        if (match[2] === 'main' || !commands.has(command)) commands.set(command, path);
       }
+      for (const path of commands.values()) out.push({ path, via: 'Go command under cmd/' });
       return out;
     }
     case 'cargo': {

@@ -85,6 +85,13 @@ describe('explore on a server-owned model', () => {
       expect(params.tools?.map((tool) => tool.name)).toEqual(['list_directory', 'read_file', 'search']);
       expect(params.toolChoice).toEqual({ mode: 'auto' });
     }
+    // The first prompt carries the whole-repository facts, as the pick and summary prompts do; so does the result.
+    const opening = model.requests[0]!.messages[0]!.content;
+    const openingText = (Array.isArray(opening) ? opening : [opening])
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .join('\n');
+    expect(openingText).toMatch(/^Repository facts \(computed from the whole listing of \d+ files/m);
+    expect(openingText).toMatch(/^- Main language: TypeScript$/m);
     // Round 2 carries the rebuilt conversation: prompt, the assistant's tool_use, a user message of tool_results only.
     const second = model.requests[1]!;
     expect(second.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
@@ -95,6 +102,7 @@ describe('explore on a server-owned model', () => {
     expect(third[0]!.text).toContain('Sample Widget turns CSV files into charts');
     const out = structured(result);
     expect(out['mode']).toBe('explore');
+    expect(out['facts']?.mix.main).toEqual({ language: 'TypeScript', of: 'code' });
     expect(out['summary']).toContain('Sample Widget');
     expect(out['picked']).toEqual(['README.md', 'src/cli.ts']);
     expect(out['exploration']).toMatchObject({ endedBy: 'model', rounds: 3 });

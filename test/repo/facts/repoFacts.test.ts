@@ -61,6 +61,22 @@ describe('repository facts', () => {
     expect(facts.commands.map((command) => command.command)).toEqual(['make build', 'make install']);
   });
 
+  it("finds each Go command's main package under cmd/: main.go, else the file named after the command", async () => {
+    const facts = await factsOf({
+      'go.mod': 'module example.com/cluster\n',
+      'cmd/ctl/ctl.go': code(100),
+      'cmd/ctl/flags.go': code(100),
+      'cmd/agent/main.go': code(100),
+      'cmd/agent/agent.go': code(100),
+      'cmd/tools/helper.go': code(100),
+      'pkg/api/api.go': code(100),
+    });
+    expect(facts.entryPoints).toEqual([
+      { path: 'cmd/agent/main.go', via: 'Go command under cmd/' },
+      { path: 'cmd/ctl/ctl.go', via: 'Go command under cmd/' },
+    ]);
+  });
+
   it('maps a declared build output absent from the checkout to its source, and drops what has none', async () => {
     const facts = await factsOf({
       'package.json': JSON.stringify({
@@ -100,6 +116,29 @@ describe('repository facts', () => {
       { path: 'src/sniff/cli.py', via: 'pyproject.toml `[project.scripts]` sniff', declared: 'sniff.cli:main' },
       { path: 'src/sniff/__init__.py', via: 'Python package `__init__`' },
     ]);
+  });
+
+  it('gives each top directory a role: tests, examples, build configuration, packages, assets, other', async () => {
+    const facts = await factsOf({
+      'tests/test_a.py': code(10),
+      'tests/test_b.py': code(10),
+      'examples/demo.py': code(10),
+      'cmake/Find.cmake': code(10),
+      'packages/a/index.js': code(10),
+      'assets/site.css': code(10),
+      'data/table.csv': code(10),
+      'lib/core.py': code(10),
+    });
+    expect(Object.fromEntries(facts.layout.directories.map((entry) => [entry.dir, entry.role]))).toEqual({
+      'tests/': 'tests',
+      'examples/': 'examples',
+      'cmake/': 'build',
+      'packages/': 'packages',
+      'assets/': 'assets',
+      'data/': 'other',
+      'lib/': 'source',
+    });
+    expect(facts.layout.directories[0]).toEqual({ dir: 'tests/', files: 2, role: 'tests', language: 'Python' });
   });
 
   it('reads Cargo [[bin]] paths and a workspace, and never names a path that is not listed', async () => {

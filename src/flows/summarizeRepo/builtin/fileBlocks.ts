@@ -50,7 +50,7 @@ const TRUNCATION_MARKER = /^\[… truncated: showing \d+ of \d+ bytes\]$/;
 const OVERVIEW = /^(about|overview|introduction|intro|what-?is)$/i;
 /** Headings that name a section, not a project. */
 const SECTION_TITLE =
-  /^(overview|introduction|intro|about|contents|table of contents|toc|features|installation|install|installing|usage|getting started|quick ?start|documentation|docs|examples?|license|licence|contributing|design goals|version support|requirements|motivation|concepts|benchmarks?|status|news|changelog|faq|support|sponsors?|backers|credits|acknowledg(e)?ments|warning|note|using .+|how to .+|what is .+)$/i;
+  /^(overview|introduction|intro|about|contents|table of contents|toc|features|installation|install|installing|usage|getting started|quick ?start|documentation|docs|examples?|license|licence|contributing|design goals|version support|requirements|prerequisites|motivation|concepts|benchmarks?|status|news|changelog|faq|support|sponsors?|backers|credits|acknowledg(e)?ments|warning|note|description|summary|synopsis|background|setup|set ?up|building|build|configuration|development|roadmap|demo|screenshots?|highlights|what(?:'|’)?s new|using .+|how to .+|what is .+)$/i;
 const NOT_CODE = ['Markdown', 'JSON', 'YAML', 'TOML', 'Text'];
 
 export function hasFileBlocks(text: string): boolean {

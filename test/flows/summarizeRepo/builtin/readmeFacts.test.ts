@@ -1,6 +1,7 @@
 /** What the built-in model takes from a README: titles that can name the project and the first real sentence. */
 import { describe, expect, it } from 'vitest';
 
+import { looksLikeName } from '../../../../src/flows/summarizeRepo/builtin/fileBlocks.js';
 import { firstSentence, readmeFacts } from '../../../../src/flows/summarizeRepo/builtin/readmeFacts.js';
 
 describe('README facts', () => {
@@ -51,6 +52,17 @@ describe('README facts', () => {
     expect(readmeFacts('<h1 align="center">Widget</h1>\n\nWidget makes widgets for you.').titles).toEqual(['Widget']);
     expect(readmeFacts('![vite logo](logo.svg)\n\nVite builds front ends fast.').titles).toEqual(['vite']);
     expect(readmeFacts('Title\n=====\n\nBody text with enough words.').titles).toEqual(['Title']);
+  });
+
+  it('takes a title for a name only when it looks like one, never a section heading or a banner', () => {
+    for (const name of ['fzf', 'Flask', 'JSON for Modern C++', 'The Art of Command Line', 'fzf - a fuzzy finder']) {
+      expect(looksLikeName(name)).toBe(true);
+    }
+    const sections = ['Overview', 'Using Homebrew', 'Installation', 'Getting started', 'Table of Contents'];
+    const more = ['Description', 'Summary', 'Prerequisites', 'Background', 'Setup', "What's new", 'Building'];
+    for (const title of [...sections, ...more, 'Sponsored by Acme', 'A sentence that ends.']) {
+      expect(looksLikeName(title)).toBe(false);
+    }
   });
 
   it('takes one sentence, or two when the first is very short', () => {

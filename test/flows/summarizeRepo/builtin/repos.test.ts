@@ -93,6 +93,7 @@ describe('built-in model on real trees', () => {
       'CHANGELOG.md': '# Changes\n',
     });
     expect(rust.picked).toEqual(['README.md', 'Cargo.toml', 'src/main.rs']);
+    expect(rust.text).toContain('- Name: **finder** (from Cargo.toml name)');
     expect(rust.text).toContain('- Purpose: A simple, fast alternative to find (from Cargo.toml description)');
     const python = await summarize({
       'README.md': '# Sniff\n\nSniff reads packets.\n',
@@ -104,6 +105,46 @@ describe('built-in model on real trees', () => {
     });
     expect(python.picked).toEqual(['README.md', 'pyproject.toml', 'src/sniff/__main__.py']);
     expect(python.text).toContain('- Name: **Sniff** (from pyproject.toml name)');
+  });
+
+  it('names a gem, a composer package and a maven project after their manifests, not a README section', async () => {
+    const gem = await summarize({
+      'README.md': '# Installation\n\ngem install shiny\n',
+      'shiny.gemspec':
+        'Gem::Specification.new do |spec|\n  spec.name = "shiny"\n  spec.summary = "Polishes Ruby objects"\n' +
+        '  spec.bindir = "exe"\n  spec.executables = ["shiny"]\nend\n',
+      Gemfile: 'source "https://rubygems.org"\ngemspec\n',
+      'lib/shiny.rb': 'module Shiny; end\n',
+      'lib/shiny/polish.rb': 'module Shiny; class Polish; end; end\n',
+      'exe/shiny': '#!/usr/bin/env ruby\nrequire "shiny"\n',
+    });
+    expect(gem.text).toContain('- Name: **shiny** (from shiny.gemspec name)');
+    expect(gem.text).toContain('- Purpose: Polishes Ruby objects (from shiny.gemspec summary)');
+    expect(gem.text).toContain('- Main language: **Ruby**');
+    expect(gem.picked).toEqual(['README.md', 'shiny.gemspec', 'exe/shiny']);
+    const php = await summarize({
+      'README.md': '# Overview\n\nFetcher fetches.\n',
+      'composer.json': JSON.stringify({
+        name: 'acmehttp/fetcher',
+        description: 'A PHP HTTP client',
+        bin: ['bin/fetch'],
+      }),
+      'bin/fetch': '#!/usr/bin/env php\n<?php\n',
+      'src/Client.php': '<?php\nclass Client {}\n',
+    });
+    expect(php.text).toContain('- Name: **fetcher** (from composer.json name)');
+    expect(php.text).toContain('- Purpose: A PHP HTTP client (from composer.json description)');
+    expect(php.picked).toEqual(['README.md', 'composer.json', 'bin/fetch']);
+    const java = await summarize({
+      'README.md': '# Features\n\n- fast\n',
+      'pom.xml':
+        '<project><parent><artifactId>oss-parent</artifactId></parent><artifactId>parsely-parent</artifactId>' +
+        '<description>Parsely HTML parser</description><modules><module>core</module></modules></project>\n',
+      'src/main/java/org/acme/parsely/Parsely.java': 'package org.acme.parsely;\npublic class Parsely {}\n',
+    });
+    expect(java.text).toContain('- Name: **parsely** (from pom.xml artifactId)');
+    expect(java.text).toContain('- Purpose: Parsely HTML parser (from pom.xml description)');
+    expect(java.picked).toEqual(['README.md', 'pom.xml', 'src/main/java/org/acme/parsely/Parsely.java']);
   });
 
   it('says documentation only for a repository without code, and keeps its size bounded at any scale', async () => {
