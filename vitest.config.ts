@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that write the I/O-heavy parts of the suite: `npm pack` and `npm install` of the tarball (14,500 files),
- * the fleet (nginx, Redis, two instances), and a 5,200-file tree. They run one at a time, never beside one
+ * The I/O-heavy files: `npm pack` and `npm install` of the tarball (14,500 files), the fleet (nginx, Redis, two
+ * instances; and `npm run fleet` as a user runs it), and a 5,200-file tree. They run one at a time, never beside one
  * another: two of them at once each took about twice the CPU and wall time (docs/benchmarks.md, "Test suite").
  */
-export const ONE_AT_A_TIME = ['test/package.test.ts', 'test/fleet/fleet.test.ts', 'test/repo/facts/repoFacts.test.ts'];
+export const ONE_AT_A_TIME = [
+  'test/package.test.ts',
+  'test/fleet/fleet.test.ts',
+  'test/fleet/fleetScript.test.ts',
+  'test/repo/facts/repoFacts.test.ts',
+];
 
 /**
  * Files that change the process itself (environment variables, listeners, timers, signals) or stub modules, so
