@@ -39,6 +39,8 @@ export interface FakeProvider {
   requests: RecordedRequest[];
   /** Replies used in order, before the default responder. */
   enqueue(...replies: FakeReply[]): void;
+  /** Forgets the recorded requests and the replies not used yet (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -199,6 +201,10 @@ export async function startFakeProvider(
     baseUrl: kind === 'openai' ? `${origin}/v1` : origin,
     requests,
     enqueue: (...replies) => queue.push(...replies),
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -257,9 +263,8 @@ export function fakeProviderForSuite(
   afterAll(async () => {
     await current?.close();
   });
-  afterEach(() => {
-    if (current !== undefined) current.requests.length = 0;
-  });
+  // A test's unused replies never reach the next test (its order must not matter).
+  afterEach(() => current?.reset());
   return {
     get baseUrl() {
       return started().baseUrl;
@@ -268,6 +273,7 @@ export function fakeProviderForSuite(
       return started().requests;
     },
     enqueue: (...replies) => started().enqueue(...replies),
+    reset: () => started().reset(),
     close: () => started().close(),
   };
 }
