@@ -62,7 +62,7 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
   // file's tokens are needed (--json prints them; a server counts them), else only once the run outlasts a small
   // repository's — the printed summary needs counts only where a token budget binds, and a small run is done first.
   const { startTokenizerThread } = await import('../repo/tokens.js');
-  if (values.json === true || needsProtocol({ models, ...(values.trace === true && { trace: () => {} }) })) {
+  if (values.json === true || values.trace === true || needsProtocol({ models })) {
     startTokenizerThread();
   } else {
     setTimeout(startTokenizerThread, ENCODER_LATE_START_MS).unref();

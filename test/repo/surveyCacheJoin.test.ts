@@ -56,15 +56,23 @@ async function start(root: string, cache: SurveyCache, whenWatched = false): Pro
 
 const fresh = async (root: string): Promise<RepoSurvey> => (await openRepository(root)).survey();
 
+/**
+ * A survey listing on a watched tree: the first survey of a root arms its watch; the next one, once the watch is
+ * complete, runs on a watched tree (held at its listing until the test goes on).
+ */
+async function surveyUnderWay() {
+  const { root, cache } = await setUp();
+  await (
+    await start(root, cache)
+  ).result;
+  const running = await start(root, cache, true);
+  await running.listing;
+  return { root, cache, running };
+}
+
 describe('a survey under way', () => {
   it('is joined by a call asking for the same survey on a watched, unchanged tree', async () => {
-    const { root, cache } = await setUp();
-    // The first survey of a root arms its watch; the next one, once the watch is complete, runs on a watched tree.
-    await (
-      await start(root, cache)
-    ).result;
-    const running = await start(root, cache, true);
-    await running.listing;
+    const { root, cache, running } = await surveyUnderWay();
     const joining = await start(root, cache);
     const [made, joined] = await Promise.all([running.result, joining.result]);
     expect(running.listed()).toBe(true);
@@ -74,12 +82,7 @@ describe('a survey under way', () => {
   });
 
   it('is not joined when the tree changed after it began: the call sees the change', async () => {
-    const { root, cache } = await setUp();
-    await (
-      await start(root, cache)
-    ).result;
-    const running = await start(root, cache, true);
-    await running.listing;
+    const { root, cache, running } = await surveyUnderWay();
     await writeFile(path.join(root, 'ADDED.md'), '# added while the survey ran\n');
     const joining = await start(root, cache);
     const after = await joining.result;
