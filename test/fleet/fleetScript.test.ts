@@ -1,7 +1,9 @@
 /**
  * `npm run fleet` as a user or a supervisor runs it: the script line of package.json under `sh -c` (npm's way),
  * then SIGTERM to that process alone (npm forwards a signal to its script's process only). Everything the
- * fleet started must stop. The build step of the line is left out: the suite's global setup built dist/ already,
+ * fleet started must stop. The line runs node with tsx as a loader (`node --import tsx`), not tsx's own command:
+ * that one relays a signal to a child node and SIGKILLs it (exit 143) when the child has not answered within
+ * 30 ms, which a loaded machine can miss. The build step of the line is left out: the suite's global setup built dist/ already,
  * and rebuilding it here would race the other test files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
