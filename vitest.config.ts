@@ -1,3 +1,7 @@
+import { statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -24,12 +28,37 @@ export const OWN_PROCESS = [
   'test/repo/readWithoutCounts.test.ts',
 ];
 
-const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+/** Room the run's temporary files may take at their peak (the package test's install alone is about 140 MB). */
+const MEMORY_DIR_FREE_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The run's own temporary directory (TMPDIR, which `os.tmpdir()` reads; the processes the tests start inherit it),
+ * made by the global setup and removed with whatever a test left in it when the run ends. In memory (/dev/shm)
+ * when the machine has one with room to spare, else under the system's temporary directory: the tests write many
+ * small trees (fixture repositories, git repositories, the package test's 15,000-file install), and on a
+ * disk-backed /tmp the kernel's share of that was a quarter of the suite's CPU time (docs/benchmarks.md,
+ * "Test suite"). Named by the vitest process's id, so the setup and the workers agree on it.
+ */
+function runTemporaryDir(): string {
+  let parent = tmpdir();
+  try {
+    const fs = statfsSync('/dev/shm');
+    if (fs.bavail * fs.bsize >= MEMORY_DIR_FREE_BYTES) parent = '/dev/shm';
+  } catch {
+    // no /dev/shm here (macOS, Windows)
+  }
+  return join(parent, `mmi-test-run-${process.pid}`);
+}
+
+export const RUN_TMPDIR = runTemporaryDir();
+
+const shared = { testTimeout: 30_000, hookTimeout: 60_000, env: { TMPDIR: RUN_TMPDIR } };
 
 export default defineConfig({
   test: {
     // Built once per run, before any project starts (the root's global setup; the projects declare none).
     globalSetup: ['test/helpers/globalSetup.ts'],
+    env: { TMPDIR: RUN_TMPDIR },
     // Two files at a time per pool. The worker threads are reused from one file to the next, but each file still
     // starts from fresh modules of ours (the project's `isolate: true` resets vitest's module graph before every
     // file), so module-level state (the host rate limiter, the survey cache, the warm-up) never carries over; what

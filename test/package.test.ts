@@ -3,13 +3,9 @@
  * project from the tarball (dependencies from the npm cache; the registry is asked only for what the
  * cache lacks), then the installed binary: --version, the main job, and a stdio server answering
  * server/discover.
- *
- * The consumer project lives in memory (/dev/shm) where the machine has one with room: installing writes about
- * 15,000 files, and on a disk-backed temporary directory the kernel's share of that was about 12 s of CPU
- * against about 5 s in memory (docs/benchmarks.md, "Test suite"). Elsewhere it is the usual temporary directory.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,19 +18,6 @@ import { meta } from './helpers/rawChannel.js';
 
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 240_000;
-/** The installed project takes about 140 MB; ask for room to spare. */
-const MEMORY_DIR_FREE_BYTES = 1024 ** 3;
-
-/** /dev/shm when it exists with room to spare, else the system's temporary directory. */
-async function installParent(): Promise<string> {
-  try {
-    const fs = await statfs('/dev/shm');
-    if (fs.bavail * fs.bsize >= MEMORY_DIR_FREE_BYTES) return '/dev/shm';
-  } catch {
-    // no /dev/shm here (macOS, Windows)
-  }
-  return tmpdir();
-}
 let work: string;
 let project: string;
 let repo: FixtureRepo;
@@ -42,7 +25,7 @@ let bin: string;
 let packedPaths: string[];
 
 beforeAll(async () => {
-  work = await mkdtemp(join(await installParent(), 'mmi-package-'));
+  work = await mkdtemp(join(tmpdir(), 'mmi-package-'));
   repo = await makeSampleRepo();
   // dist/ was built by this run's global setup: pack it as it is (no prepack rebuild under running tests).
   // One `npm pack`: its JSON report lists the files the tarball holds (checked below).
