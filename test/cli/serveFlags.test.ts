@@ -1,7 +1,9 @@
 /**
- * Every `serve` flag: what it turns on can be observed on the wire. On stdio, `serve` runs in-process
- * (`main(argv, io)`); the usage errors and help too. End to end on a real process (`dist/cli.js`): the
- * HTTP flags, which need the listening socket the binary opens and stop on SIGTERM.
+ * Every `serve` flag: what it turns on can be observed on the wire. `serve` runs in-process (`main(argv, io)`) on
+ * stdio and on HTTP (a real listening socket on 127.0.0.1; stopped the way the binary is, by SIGTERM, here emitted
+ * on this process: the file has a process of its own), and so do the usage errors and help. End to end on a real
+ * process (`dist/cli.js`): `--max-body`, where the binary keeps serving after a refused body and exits 0 on a real
+ * SIGTERM (test/cli/cli.test.ts and serveFleetFlags.test.ts start the binary on HTTP too).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
@@ -12,8 +14,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { localPrincipal } from '../../src/server/principals.js';
 import { createKeyRing } from '../../src/state/index.js';
 import { makeSampleRepo, makeTree } from '../helpers/fixtureRepo.js';
-import { inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
+import { capturedIo, inProcessStdioChannel, runCli } from '../helpers/cliIo.js';
 import { startHttpServer } from '../helpers/processes.js';
+import { main } from '../../src/cli/main.js';
 import { httpChannel, mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
 import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
@@ -28,6 +31,35 @@ afterAll(async () => {
   await repo.cleanup();
   await rm(scratch, { recursive: true, force: true });
 });
+
+/**
+ * `serve --http BIND ARGS` run in-process by `main`: resolves once it has written its listening line. `stop()`
+ * emits SIGTERM on this process, as the binary gets it, and resolves with what `main` returned.
+ */
+async function inProcessHttpServer(args: string[], bind = '127.0.0.1:0') {
+  const io = capturedIo();
+  const exited = main(['serve', '--http', bind, ...args], io);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 10 s: ${io.err()}`)), 10_000);
+    const look = () => {
+      const match = /at (http:\/\/\S+:\d+\/mcp)/.exec(io.err());
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      io.stderr.off('data', look);
+      resolve(match[1]);
+    };
+    io.stderr.on('data', look);
+    exited.then((code) => reject(new Error(`serve returned ${code}: ${io.err()}`)), reject);
+  });
+  return {
+    url,
+    port: Number(/:(\d+)\/mcp$/.exec(url)?.[1]),
+    stop: async (): Promise<number> => {
+      process.emit('SIGTERM');
+      return exited;
+    },
+  };
+}
 
 const KEY = Buffer.alloc(32, 7);
 const KEYS = `flags1:${KEY.toString('base64')}`;
@@ -143,7 +175,7 @@ describe('serve flags on HTTP', () => {
   it('--tokens-file: only known bearer tokens are served', async () => {
     const file = join(scratch, 'tokens.json');
     await writeFile(file, JSON.stringify({ 'a-long-enough-token-1234': 'alice' }));
-    const server = await startHttpServer(['--root', repo.root, '--tokens-file', file]);
+    const server = await inProcessHttpServer(['--root', repo.root, '--tokens-file', file]);
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } };
     expect((await fetch(mcpRequest(server.url, list))).status).toBe(401);
     const ok = await fetch(mcpRequest(server.url, list, { authorization: 'Bearer a-long-enough-token-1234' }));
@@ -152,9 +184,8 @@ describe('serve flags on HTTP', () => {
   });
 
   it('--allow-remote binds a wildcard address that answers on loopback; --allow-host adds a Host', async () => {
-    const server = await startHttpServer(
+    const server = await inProcessHttpServer(
       ['--root', repo.root, '--allow-remote', '--allow-host', 'mcp.internal.example'],
-      {},
       '0.0.0.0:0',
     );
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } };
@@ -236,7 +267,7 @@ describe('legacy adapter flags', () => {
   });
 
   it('--legacy off: initialize over HTTP is refused with -32022 and no session', async () => {
-    const server = await startHttpServer(['--root', repo.root, '--legacy', 'off']);
+    const server = await inProcessHttpServer(['--root', repo.root, '--legacy', 'off']);
     const response = await legacyPost(server.url, initialize);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32022);
@@ -244,7 +275,7 @@ describe('legacy adapter flags', () => {
   });
 
   it('--max-sessions: one session more than allowed gets 503', async () => {
-    const server = await startHttpServer(['--root', repo.root, '--max-sessions', '1']);
+    const server = await inProcessHttpServer(['--root', repo.root, '--max-sessions', '1']);
     const first = await legacyPost(server.url, initialize);
     expect(first.status).toBe(200);
     expect(first.headers.get('mcp-session-id')).not.toBeNull();
@@ -256,7 +287,7 @@ describe('legacy adapter flags', () => {
   });
 
   it('--session-idle: an abandoned session is closed (making room), and then gets 404', async () => {
-    const server = await startHttpServer(['--root', repo.root, '--max-sessions', '1', '--session-idle', '1']);
+    const server = await inProcessHttpServer(['--root', repo.root, '--max-sessions', '1', '--session-idle', '1']);
     const opened = await legacyPost(server.url, initialize);
     const abandoned = opened.headers.get('mcp-session-id') as string;
     await opened.text();
