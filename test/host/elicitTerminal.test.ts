@@ -1,5 +1,5 @@
 /**
- * Terminal elicitation: a form filled in a real pty (test/fixtures/host/elicitForm.ts), and the
+ * Terminal elicitation: a form filled in a real pty (test/fixtures/host/elicitForm.mjs), and the
  * other field kinds and answers driven in process through plain streams (`interactive: true`).
  */
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,7 @@ async function respond(io: ReturnType<typeof screenStreams>) {
 
 describe('terminal elicitation in a pty', () => {
   it('fills a string and an integer field, re-asking while the number is invalid', async () => {
-    const pty = spawnPty(process.execPath, ['--import', 'tsx', 'test/fixtures/host/elicitForm.ts'], { cwd: ROOT });
+    const pty = spawnPty(process.execPath, ['test/fixtures/host/elicitForm.mjs'], { cwd: ROOT });
     running = pty;
     await pty.waitFor('Respond to this request?', 20_000);
     await pty.waitFor('Cancel');

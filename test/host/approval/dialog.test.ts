@@ -1,5 +1,5 @@
 /**
- * The prompt approver in a real terminal: test/fixtures/host/approvalDialog.ts runs under a pty
+ * The prompt approver in a real terminal: test/fixtures/host/approvalDialog.mjs runs under a pty
  * (util-linux `script`), reviews a crafted round and prints its decision. Each choice gets its own run.
  */
 import { execFile } from 'node:child_process';
@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CTRL_C, DOWN, ENTER, spawnPty, type PtyProcess } from '../../helpers/pty.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const FIXTURE = 'test/fixtures/host/approvalDialog.ts';
+const FIXTURE = 'test/fixtures/host/approvalDialog.mjs';
 const QUESTION = 'Let this server use your model for this round?';
 
 let dir: string;
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function runDialog(configDir: string): PtyProcess {
-  running = spawnPty(process.execPath, ['--import', 'tsx', FIXTURE], {
+  running = spawnPty(process.execPath, [FIXTURE], {
     cwd: ROOT,
     env: { MCP_MODEL_INPUT_CONFIG_DIR: configDir },
   });
@@ -105,7 +105,7 @@ describe('approval dialog in a terminal', () => {
   });
 
   it('without a terminal the approver denies and says how to choose another mode', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', FIXTURE], {
+    const { stdout } = await promisify(execFile)(process.execPath, [FIXTURE], {
       cwd: ROOT,
       env: { ...process.env, MCP_MODEL_INPUT_CONFIG_DIR: join(dir, 'no-tty') },
       timeout: 20_000,
