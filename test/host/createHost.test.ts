@@ -1,6 +1,8 @@
 /**
  * The host runtime against real servers: ours over HTTP (in-process) and stdio, and a 2025-11-25
- * server on the 1.x SDK that asks with live sampling requests.
+ * server on the 1.x SDK that asks with live sampling requests. Each peer runs once as a real process the host
+ * starts on stdio (`serve --stdio` of the built CLI; test/fixtures/host/legacySamplingServer.mjs); the other
+ * cases talk to the same servers in-process (the HTTP front's `fetch`, the SDK's in-memory transport).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -20,9 +22,18 @@ import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
+import { createLegacySampler } from '../fixtures/host/legacySampler.mjs';
 import { capturedAuditLog, recordingApprover } from './hostFixtures.js';
 
 const LEGACY_SERVER = fileURLToPath(new URL('../fixtures/host/legacySamplingServer.mjs', import.meta.url));
+
+/** The legacy sampler in-process: a connect target over the SDK's in-memory transport, and the server to close. */
+async function inMemoryLegacySampler(options?: Parameters<typeof createLegacySampler>[0]) {
+  const server = createLegacySampler(options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return { server, target: { kind: 'transport' as const, transport: clientSide, key: 'memory:legacy-sampler' } };
+}
 
 function privateLimiter() {
   return createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 });
@@ -170,12 +181,8 @@ describe('createHost against a 2025-11-25 server (live sampling)', () => {
       approver: recordingApprover(),
       rateLimiter: privateLimiter(),
     });
-    const connection = await host.connect({
-      kind: 'stdio',
-      command: process.execPath,
-      args: [LEGACY_SERVER],
-      env: { ...(process.env as Record<string, string>), LEGACY_INCLUDE_CONTEXT: 'allServers' },
-    });
+    const legacy = await inMemoryLegacySampler({ includeContext: 'allServers' });
+    const connection = await host.connect(legacy.target);
     let code: string | undefined;
     try {
       await connection.callTool('ask', {});
@@ -184,6 +191,7 @@ describe('createHost against a 2025-11-25 server (live sampling)', () => {
       code = error.code;
     } finally {
       await connection.close();
+      await legacy.server.close();
     }
     expect(code).toBe('covert_context');
     expect(model.calls).toHaveLength(0);
@@ -286,7 +294,8 @@ describe('createHost against a 2025-11-25 server: concurrent calls', () => {
       roots: [{ uri: 'file:///work/project', name: 'project' }],
       rateLimiter: privateLimiter(),
     });
-    const connection = await host.connect({ kind: 'stdio', command: process.execPath, args: [LEGACY_SERVER] });
+    const legacy = await inMemoryLegacySampler();
+    const connection = await host.connect(legacy.target);
     try {
       expect(connection.era).toBe('legacy');
       let text = 'not asked';
@@ -298,6 +307,7 @@ describe('createHost against a 2025-11-25 server: concurrent calls', () => {
       expect(JSON.parse(text)).toEqual([{ uri: 'file:///work/project', name: 'project' }]);
     } finally {
       await connection.close();
+      await legacy.server.close();
     }
   });
 });
@@ -397,8 +407,12 @@ describe('a declined sampling round (onDeny)', () => {
   });
 
   it('on a 2025-11-25 server the refusal (-1) reaches it: stop throws, fallback returns what the server made of it', async () => {
-    const connect = (onDeny: 'stop' | 'fallback') =>
-      hostWith(onDeny).connect({ kind: 'stdio', command: process.execPath, args: [LEGACY_SERVER] });
+    const servers: Array<{ close(): Promise<void> }> = [];
+    const connect = async (onDeny: 'stop' | 'fallback') => {
+      const legacy = await inMemoryLegacySampler();
+      servers.push(legacy.server);
+      return hostWith(onDeny).connect(legacy.target);
+    };
     const stopping = await connect('stop');
     try {
       expect((await stopCode(stopping.callTool('ask', {})))?.code).toBe('approval_denied');
@@ -416,6 +430,7 @@ describe('a declined sampling round (onDeny)', () => {
       });
     } finally {
       await continuing.close();
+      for (const server of servers) await server.close();
     }
   });
 
