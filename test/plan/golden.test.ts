@@ -1,6 +1,8 @@
 /**
  * The example workflows in examples/plans/ and their expected plans, byte for byte: through the
- * library and through the built CLI. Golden files are also checked to be Prettier-stable.
+ * library and through the CLI, in-process (`main(argv, io)`) and once as the built binary (`dist/cli.js` in a
+ * child process, its stdout piped: the bytes a user redirects to a file; loadWorkflow.test.ts runs the binary on
+ * an invalid workflow). Golden files are also checked to be Prettier-stable.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -15,6 +17,7 @@ import { buildPlan } from '../../src/plan/buildPlan.js';
 import { observedRounds } from '../../src/plan/fromAudit.js';
 import { loadWorkflowFile } from '../../src/plan/loadWorkflow.js';
 import { renderPlanJson, renderPlanMarkdown } from '../../src/plan/renderPlan.js';
+import { runCli } from '../helpers/cliIo.js';
 import { CLI } from '../helpers/rawChannel.js';
 
 const run = promisify(execFile);
@@ -52,10 +55,11 @@ describe.each(EXAMPLES)('example $name', ({ name, verdict, hardRejects, refusals
 });
 
 describe('golden files', () => {
-  it('the built CLI prints the same bytes (Markdown by default, --json)', async () => {
+  it('the CLI prints the same bytes (Markdown by default from the binary, --json)', async () => {
     const markdown = await run(process.execPath, [CLI, 'plan', `${PLANS}every-hard-reject.yaml`]);
     expect(markdown.stdout).toBe(await read('every-hard-reject.plan.md'));
-    const json = await run(process.execPath, [CLI, 'plan', '--json', `${PLANS}summarize-repo.yaml`]);
+    const json = await runCli(['plan', '--json', `${PLANS}summarize-repo.yaml`]);
+    expect(json.code).toBe(0);
     expect(json.stdout).toBe(await read('summarize-repo.plan.json'));
   });
 
@@ -64,13 +68,13 @@ describe('golden files', () => {
     const report = await loadAuditReport(`${PLANS}summarize-repo.audit.json`);
     const plan = buildPlan(workflow, { rounds: observedRounds(report) });
     expect(renderPlanMarkdown(plan)).toBe(await read('summarize-repo.from-audit.plan.md'));
-    const cli = await run(process.execPath, [
-      CLI,
+    const cli = await runCli([
       'plan',
       `${PLANS}summarize-repo.yaml`,
       '--from-audit',
       `${PLANS}summarize-repo.audit.json`,
     ]);
+    expect(cli.code).toBe(0);
     expect(cli.stdout).toBe(await read('summarize-repo.from-audit.plan.md'));
   });
 
