@@ -1,6 +1,7 @@
 /**
  * `call` and `discover` as a user runs them: exit codes, messages and the audit file against hostile servers
- * on 127.0.0.1 and against our own server over stdio (a `serve --stdio` child process of the command).
+ * on 127.0.0.1, against our own server over stdio (a `serve --stdio` child process of the command) and over
+ * HTTP (in this process, on a real 127.0.0.1 socket).
  * The commands run in-process (`main(argv, io)`); end to end on the built `dist/cli.js`, through a
  * pseudo-terminal or a pipe, stay what needs a real process: the approval dialog on a terminal, the result
  * text on a terminal versus piped, and `discover` printing to a pipe.
@@ -24,6 +25,9 @@ import {
 } from '../helpers/hostileServers.js';
 import { DOWN, ENTER, spawnPty } from '../helpers/pty.js';
 import { CLI } from '../helpers/rawChannel.js';
+import { createTestFront } from '../helpers/servers.js';
+import { defaultAllowedHosts } from '../../src/transports/http.js';
+import { listenHttp } from '../../src/transports/nodeHttp.js';
 
 type Run = CliRun;
 const cli = runCli;
@@ -319,37 +323,51 @@ describe('call and discover against our own server over stdio', () => {
       pty.kill();
     }
   });
+});
 
+describe('call against our own server over HTTP', () => {
   it('--on-deny: stop exits 3 on a declined round; fallback calls again without sampling (host,builtin serves it)', async () => {
-    const withFallback = `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host,builtin --quiet`;
-    const stopped = await cli(['call', 'summarize_repo', '--stdio', withFallback, '--approve', 'deny']);
-    expect(stopped.code).toBe(3);
-    expect(stopped.stderr).toContain('call stopped (approval_denied)');
+    const server = await listenHttp(
+      (port) => {
+        const allowedHosts = defaultAllowedHosts('127.0.0.1', port);
+        return createTestFront({ root: repo.root, model: 'host,builtin', front: { allowedHosts } });
+      },
+      '127.0.0.1',
+      0,
+    );
+    const withFallback = `${server.origin}/mcp`;
+    try {
+      const stopped = await cli(['call', 'summarize_repo', '--url', withFallback, '--approve', 'deny']);
+      expect(stopped.code).toBe(3);
+      expect(stopped.stderr).toContain('call stopped (approval_denied)');
 
-    const served = await cli([
-      'call',
-      'summarize_repo',
-      '--stdio',
-      withFallback,
-      '--approve',
-      'deny',
-      '--on-deny',
-      'fallback',
-      '--json',
-    ]);
-    expect(served.code).toBe(0);
-    expect(served.stderr).toContain('the call was made again without declaring sampling (--on-deny fallback)');
-    const outcome = JSON.parse(served.stdout) as {
-      rounds: number;
-      declined: { how: string };
-      result: { structuredContent: { summary: string } };
-    };
-    expect(outcome.rounds).toBe(0);
-    expect(outcome.declined.how).toBe('retried_without_sampling');
-    expect(outcome.result.structuredContent.summary).toContain('sample-widget');
+      const served = await cli([
+        'call',
+        'summarize_repo',
+        '--url',
+        withFallback,
+        '--approve',
+        'deny',
+        '--on-deny',
+        'fallback',
+        '--json',
+      ]);
+      expect(served.code).toBe(0);
+      expect(served.stderr).toContain('the call was made again without declaring sampling (--on-deny fallback)');
+      const outcome = JSON.parse(served.stdout) as {
+        rounds: number;
+        declined: { how: string };
+        result: { structuredContent: { summary: string } };
+      };
+      expect(outcome.rounds).toBe(0);
+      expect(outcome.declined.how).toBe('retried_without_sampling');
+      expect(outcome.result.structuredContent.summary).toContain('sample-widget');
 
-    const bad = await cli(['call', 'summarize_repo', '--stdio', withFallback, '--on-deny', 'later']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--on-deny must be stop or fallback');
+      const bad = await cli(['call', 'summarize_repo', '--url', withFallback, '--on-deny', 'later']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--on-deny must be stop or fallback');
+    } finally {
+      await server.close();
+    }
   });
 });
