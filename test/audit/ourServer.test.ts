@@ -1,9 +1,10 @@
 /**
  * `audit` against this project's own server: in-process over HTTP (the front's fetch), as a real
- * `serve --stdio` process through the built CLI, and over a real socket (`serve --http 127.0.0.1:0`).
+ * `serve --stdio` process through the built CLI, and over a real socket (the HTTP front listening on
+ * 127.0.0.1:0 in this process, as `serve --http` wires it; the audit's own HTTP client on the other end).
  * Every rule passes or is not applicable; what it observes matches the checked-in example report.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +20,8 @@ import { loadWorkflowFile } from '../../src/plan/loadWorkflow.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
+import { defaultAllowedHosts } from '../../src/transports/http.js';
+import { listenHttp } from '../../src/transports/nodeHttp.js';
 
 const run = promisify(execFile);
 const PLANS = fileURLToPath(new URL('../../examples/plans/', import.meta.url));
@@ -91,24 +94,17 @@ describe('audit of our own server', () => {
     expect(report.target).toEqual({ transport: 'stdio', command: server });
   });
 
-  it('over a real socket (serve --http 127.0.0.1:0), with and without a tool', async () => {
-    const child = spawn(
-      process.execPath,
-      [CLI, 'serve', '--http', '127.0.0.1:0', '--root', repo.root, '--model', 'host'],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
+  it('over a real socket (the HTTP front on 127.0.0.1:0), with and without a tool', async () => {
+    const server = await listenHttp(
+      (port) => {
+        const allowedHosts = defaultAllowedHosts('127.0.0.1', port);
+        return createTestFront({ root: repo.root, model: 'host', front: { allowedHosts } });
       },
+      '127.0.0.1',
+      0,
     );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const match = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-          if (match?.[1] !== undefined) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-      });
+      const url = `${server.origin}/mcp`;
       const withTool = await runAudit({ target: { transport: 'http', url }, tool: TOOL });
       expectClean(withTool, { 'transport.stdout_clean': 'HTTP', 'mrtr.state_tool_bound': ONE_TOOL });
       const bare = await runAudit({ target: { transport: 'http', url }, interop: false });
@@ -118,9 +114,7 @@ describe('audit of our own server', () => {
         detail: 'no --tool given',
       });
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      await server.close();
     }
   });
 });
