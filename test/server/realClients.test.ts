@@ -2,12 +2,11 @@
  * Real clients, answers the way real models write them: the official SDK client v2 pinned to
  * 2026-07-28 (MRTR, its own automatic retry) and the v1 client on 2025-11-25 (live sampling
  * requests), over stdio and HTTP (in-process), against `--model host` and `--model host,builtin`. On
- * stdio the v2 client runs a real `serve` process; the v1 client runs the same command in-process (its
- * real-process run is test/legacy/stdio.test.ts). The host's model is scripted: prose, fences, several arrays, an
- * empty reply, a refusal, a declined round.
+ * stdio both clients run the `serve --stdio` command in-process (`main(argv, io)`; the real-process runs are
+ * test/server/sdkClient.test.ts for the v2 client and test/legacy/stdio.test.ts for the v1 client). The host's
+ * model is scripted: prose, fences, several arrays, an empty reply, a refusal, a declined round.
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -16,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_MODEL_NAME } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
-import { CLI } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
 
 /** What the scripted host model answers for each step; `DECLINE`: the user declines the round. */
@@ -86,11 +84,7 @@ async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
     const front = kind === 'http' ? createTestFront({ root: repo.root, model }) : undefined;
     const transport =
       front === undefined
-        ? new StdioV2({
-            command: process.execPath,
-            args: [CLI, 'serve', '--stdio', ...serveArgs(model)],
-            stderr: 'pipe',
-          })
+        ? inProcessStdioTransport(serveArgs(model))
         : new HttpV2(new URL('http://localhost/mcp'), { fetch: (url, init) => front.fetch(new Request(url, init)) });
     await client.connect(transport);
     return {
