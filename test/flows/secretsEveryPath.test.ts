@@ -3,13 +3,11 @@
  * ordinary files — summarized on every path: server-owned OpenAI-compatible and Anthropic providers, the host's
  * model over MRTR (pick and summary `sampling/createMessage` requests), live sampling of a 2025-11-25 client, and
  * the `summarize` command's printed text and JSON. Whatever the model answers (here: every secret file it can
- * name), no secret value reaches a model or the output, and the result says what was withheld.
+ * name), no secret value reaches a model or the output, and the result says what was withheld. The commands run
+ * in-process (`main(argv, io)`: what they print is what they write to their stdout and stderr streams); the binary
+ * prints its summary in test/cli/cli.test.ts and serves stdio in test/server/sdkClient.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -22,14 +20,13 @@ import type { CompletionModel } from '../../src/models/modelSource.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
-import { runCli } from '../helpers/cliIo.js';
+import { inProcessStdioTransport, runCli } from '../helpers/cliIo.js';
 import { makeTree, type FixtureRepo } from '../helpers/fixtureRepo.js';
-import { CLI, httpChannel, meta } from '../helpers/rawChannel.js';
+import { httpChannel, meta } from '../helpers/rawChannel.js';
 import { capturingLogger } from '../helpers/servers.js';
 import { anthropicMessage, chatCompletion, startFakeProvider, type FakeProvider } from '../models/fakeProviders.js';
 import { forbiddenStrings, ordinaryFiles, secretFiles } from '../repo/secrets/corpus.js';
 
-const run = promisify(execFile);
 const SECRET_NAMES = Object.keys(secretFiles());
 /** A pick naming every secret file first, then the ordinary files that hold secrets. */
 const GREEDY_PICK = JSON.stringify([
@@ -236,23 +233,17 @@ describe('no secret reaches a model, on any path', () => {
   });
 
   it('a 2025-11-25 client of `serve --stdio`: the live sampling requests and the result', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'serve', '--stdio', '--root', repo.root, '--model', 'host', '--quiet'],
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const transport = inProcessStdioTransport(['--root', repo.root, '--model', 'host', '--quiet']);
     await greedyLegacyCall(transport, 'stdio');
-    expectNoSecret('serve --stdio stderr', stderr);
+    expectNoSecret('serve --stdio stderr', transport.stderr());
   });
 
   it('`summarize`: the printed text and the printed JSON', async () => {
-    const text = await run(process.execPath, [CLI, 'summarize', repo.root, '--max-files', '8', '--quiet']);
+    const text = await runCli(['summarize', repo.root, '--max-files', '8', '--quiet']);
+    expect(text.code).toBe(0);
     expectNoSecret('summarize stdout', text.stdout);
     expectNoSecret('summarize stderr', text.stderr);
     expect(text.stdout).toMatch(/Note: \d+ secrets? in \d+ files? (?:was|were) redacted\./);
-    // The printed JSON: the same command in-process (what it prints is what it writes to its stdout stream).
     const json = await runCli(['summarize', repo.root, '--max-files', '8', '--json', '--model', 'host']);
     expect(json.code).toBe(0);
     expectNoSecret('summarize --json stdout', json.stdout);
