@@ -1,6 +1,8 @@
 /**
  * The three-round `summarize_repo` flow on the wire, over stdio and HTTP, driven by raw
- * JSON-RPC so every round's shape, id and state echo is under the test's control.
+ * JSON-RPC so every round's shape, id and state echo is under the test's control. Both in-process: `serve --stdio`
+ * run by `main(argv, io)`, the HTTP front's `fetch` (the wire over a real `serve --stdio` process is
+ * test/server/wire.test.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
+import { inProcessStdioChannel } from '../helpers/cliIo.js';
 import { httpChannel, meta, type RawChannel } from '../helpers/rawChannel.js';
-import { createTestFront, openChannel } from '../helpers/servers.js';
+import { createTestFront } from '../helpers/servers.js';
 import { REJECTED_STATE_MESSAGE } from '../../src/flows/roundErrors.js';
 import { flipByte } from '../state/stateFixtures.js';
 
@@ -40,7 +43,10 @@ describe.each(['stdio', 'http'] as const)('summarize_repo rounds over %s', (kind
     });
 
   beforeAll(() => {
-    channel = openChannel(kind, repo.root);
+    channel =
+      kind === 'stdio'
+        ? inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--quiet'])
+        : httpChannel(createTestFront({ root: repo.root }));
   });
   afterAll(async () => {
     await channel.close();
