@@ -1,9 +1,26 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { RUN_TMPDIR } from '../../vitest.config.js';
+
+/** Removes the temporary directories of earlier runs whose vitest process is gone (killed before its teardown). */
+function removeAbandonedRunDirs(): void {
+  const prefix = basename(RUN_TMPDIR).replace(/\d+$/, '');
+  for (const name of readdirSync(dirname(RUN_TMPDIR))) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
+        rmSync(join(dirname(RUN_TMPDIR), name), { recursive: true, force: true });
+      }
+    }
+  }
+}
 
 /**
  * Builds `dist/` once per run so process-level tests run the real CLI artifact. Emptied first: a module that
@@ -12,7 +29,8 @@ import { RUN_TMPDIR } from '../../vitest.config.js';
  * `--noCheck`: emit only. The emitted files are the same as a checked build's; the type check itself is
  * `npm run typecheck`, which `npm test` runs beside vitest (over src/ and test/ alike).
  *
- * Then makes the run's temporary directory (vitest.config.ts, `RUN_TMPDIR`), and removes it when the run ends.
+ * Then makes the run's temporary directory (vitest.config.ts, `RUN_TMPDIR`), and removes it when the run ends; one
+ * that an earlier run left (its process killed before it could remove it) is removed first.
  */
 export default function setup(): () => void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,6 +39,7 @@ export default function setup(): () => void {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noCheck'], { cwd: root, stdio: 'inherit' });
   // The command-line program as it ships: bundled (scripts/bundleCli.mjs).
   execFileSync(process.execPath, ['scripts/bundleCli.mjs'], { cwd: root, stdio: 'inherit' });
+  removeAbandonedRunDirs();
   mkdirSync(RUN_TMPDIR, { recursive: true });
   return () => rmSync(RUN_TMPDIR, { recursive: true, force: true });
 }
