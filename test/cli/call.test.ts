@@ -363,7 +363,9 @@ describe('call against our own server over HTTP', () => {
       expect(outcome.declined.how).toBe('retried_without_sampling');
       expect(outcome.result.structuredContent.summary).toContain('sample-widget');
 
-      const bad = await cli(['call', 'summarize_repo', '--url', withFallback, '--on-deny', 'later']);
+      // A usage error, before any server is started: the --stdio command is parsed, never run.
+      const serveCommand = `"${process.execPath}" "${CLI}" serve --stdio --root "${repo.root}" --model host,builtin --quiet`;
+      const bad = await cli(['call', 'summarize_repo', '--stdio', serveCommand, '--on-deny', 'later']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--on-deny must be stop or fallback');
     } finally {
