@@ -6,6 +6,11 @@
  *
  * Only `tools/call` is admitted here: the cheap methods (`server/discover`, `tools/list`) never wait behind it.
  * A waiting call whose client cancels or disconnects leaves the queue.
+ *
+ * A front may take the place before the server sees the request (the HTTP front does, so that a waiting call holds
+ * only its parsed body, not a server and a flow) and hand it over with {@link Admission.handOver}: the tool-call
+ * handler serving that request {@link Admission.claim}s it instead of taking a second one. A call that was waiting
+ * starts on a later turn of the event loop (`setImmediate`), never inside the turn of the call that made room.
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
 
@@ -52,6 +57,14 @@ export interface Admission {
    * waiting); throws `ServerBusyError` when refused, and the signal's reason when aborted while waiting.
    */
   acquire(principal: string, signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Hands a place taken by a front over to whoever serves `request` (keyed by that object). Returns `expire`, which
+   * the front calls once the request is answered: it releases the place if nobody claimed it (the request was
+   * refused before its handler ran), and a later claim finds nothing.
+   */
+  handOver(request: object, release: () => void): () => void;
+  /** The place handed over for `request` (its release), taken once; undefined when there is none. */
+  claim(request: object): (() => void) | undefined;
   readonly running: number;
   readonly queued: number;
 }
@@ -68,6 +81,7 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
   const retryAfterSeconds = options.retryAfterSeconds ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS;
   let running = 0;
   const queue: Waiter[] = [];
+  const handedOver = new WeakMap<object, () => void>();
   /** Places (running or waiting) per principal. */
   const held = new Map<string, number>();
 
@@ -128,7 +142,8 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
           principal,
           start: () => {
             signal?.removeEventListener('abort', onAbort);
-            resolve();
+            // On a turn of its own: the releasing call's turn does not carry this one's work too.
+            setImmediate(resolve);
           },
         };
         const onAbort = (): void => {
@@ -141,6 +156,19 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
         queue.push(waiter);
       });
       return releaser(principal);
+    },
+    handOver(request, release) {
+      handedOver.set(request, release);
+      return () => {
+        const unclaimed = handedOver.get(request);
+        handedOver.delete(request);
+        unclaimed?.();
+      };
+    },
+    claim(request) {
+      const release = handedOver.get(request);
+      handedOver.delete(request);
+      return release;
     },
     get running() {
       return running;

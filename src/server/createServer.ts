@@ -149,7 +149,8 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
 
   return (requestContext) => {
     const principal = options.resolvePrincipal(requestContext.authInfo);
-    const transportSignal = (requestContext as { requestInfo?: { signal?: AbortSignal } }).requestInfo?.signal;
+    const requestInfo = (requestContext as { requestInfo?: { signal?: AbortSignal } }).requestInfo;
+    const transportSignal = requestInfo?.signal;
     // Below McpServer on purpose: its tools/call funnel turns every thrown error into an
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
@@ -203,7 +204,9 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
         tool.run(parsed.data, { ...toolContextOf(ctx, principal, view, transportSignal), ...charge });
       const signal =
         transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]);
-      const release = await options.admission?.acquire(principal, signal);
+      // A front that admitted the request already (HTTP) handed its place over; otherwise (stdio) it is taken here.
+      const handedOver = requestInfo === undefined ? undefined : options.admission?.claim(requestInfo);
+      const release = handedOver ?? (await options.admission?.acquire(principal, signal));
       try {
         return await (era === undefined ? run(undefined) : era.serveToolCall(server, ctx, tool.name, run));
       } finally {

@@ -22,7 +22,7 @@ import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 import type { SessionLeg, SessionLegFactory } from '../server/era.js';
 import type { RequestOutcome, ServerMetrics } from '../server/metrics.js';
-import { SERVER_BUSY_CODE, type Admission } from '../server/admission.js';
+import { SERVER_BUSY_CODE, ServerBusyError, type Admission, type AdmissionRefusal } from '../server/admission.js';
 import { ANONYMOUS } from '../server/principals.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
@@ -289,16 +289,56 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
-      const refusal = message.method === 'tools/call' ? options.admission?.check(owner || ANONYMOUS) : undefined;
-      if (refusal !== undefined) {
-        options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
-        const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
-        const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, message.id, data);
-        response.headers.set('retry-after', String(refusal.retryAfterSeconds));
-        return response;
+      const admission = message.method === 'tools/call' ? options.admission : undefined;
+      const refusal = admission?.check(owner || ANONYMOUS);
+      if (refusal !== undefined) return busy(refusal, message.id);
+      if (admission !== undefined) {
+        const limited = await admit();
+        if (limited !== undefined) return limited;
+        return serveAdmitted(admission, owner || ANONYMOUS, message.id, forwarded, () =>
+          sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) }),
+        );
       }
     }
     return (await admit()) ?? sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+  }
+
+  function busy(refusal: AdmissionRefusal, id: unknown): Response {
+    options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
+    const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
+    const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, id, data);
+    response.headers.set('retry-after', String(refusal.retryAfterSeconds));
+    return response;
+  }
+
+  /**
+   * A tool call takes its place here, before the SDK sees it: while it waits it holds only its parsed body (no
+   * server, no validation, no flow), and the place goes to the handler that serves it (`Admission.handOver`). It
+   * starts on a turn of the event loop of its own, after the requests already read (a `server/discover` among
+   * them is answered first).
+   */
+  async function serveAdmitted(
+    admission: Admission,
+    principal: string,
+    id: unknown,
+    forwarded: Request,
+    serve: () => Promise<Response>,
+  ): Promise<Response> {
+    let release: () => void;
+    try {
+      release = await admission.acquire(principal, forwarded.signal);
+    } catch (error) {
+      if (error instanceof ServerBusyError) return busy(error.refusal, id);
+      // The client went away while its call waited: nobody reads this answer.
+      return jsonRpcError(503, SERVER_BUSY_CODE, 'The call was abandoned by its client while it waited', id);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const expire = admission.handOver(forwarded, release);
+    try {
+      return await serve();
+    } finally {
+      expire();
+    }
   }
 
   async function answer(request: Request): Promise<Response> {
