@@ -264,15 +264,12 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       isPlainMessage(message)
         ? admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics)
         : Promise.resolve(undefined);
-    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts).
-    const forwarded = new Request(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: body.text,
-      signal: request.signal,
-    });
+    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts). Made only
+    // for a request that is served (a refused one never pays for it).
+    const forward = (): Request =>
+      new Request(request.url, { method: 'POST', headers: request.headers, body: body.text, signal: request.signal });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
-      const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
+      const input = { request: forward(), body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
       if (sessionId !== null) return (await admit()) ?? legacy.serve(sessionId, input);
     }
@@ -295,12 +292,16 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (admission !== undefined) {
         const limited = await admit();
         if (limited !== undefined) return limited;
-        return serveAdmitted(admission, owner || ANONYMOUS, message.id, forwarded, () =>
-          sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) }),
-        );
+        return serveAdmitted(admission, owner || ANONYMOUS, message.id, request.signal, () => {
+          const forwarded = forward();
+          return {
+            key: forwarded,
+            serve: () => sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo && { authInfo }) }),
+          };
+        });
       }
     }
-    return (await admit()) ?? sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+    return (await admit()) ?? sdk.fetch(forward(), { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
   function busy(refusal: AdmissionRefusal, id: unknown): Response {
@@ -321,19 +322,20 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     admission: Admission,
     principal: string,
     id: unknown,
-    forwarded: Request,
-    serve: () => Promise<Response>,
+    signal: AbortSignal,
+    prepare: () => { key: Request; serve: () => Promise<Response> },
   ): Promise<Response> {
     let release: () => void;
     try {
-      release = await admission.acquire(principal, forwarded.signal);
+      release = await admission.acquire(principal, signal);
     } catch (error) {
       if (error instanceof ServerBusyError) return busy(error.refusal, id);
       // The client went away while its call waited: nobody reads this answer.
       return jsonRpcError(503, SERVER_BUSY_CODE, 'The call was abandoned by its client while it waited', id);
     }
     await new Promise((resolve) => setImmediate(resolve));
-    const expire = admission.handOver(forwarded, release);
+    const { key, serve } = prepare();
+    const expire = admission.handOver(key, release);
     try {
       return await serve();
     } finally {

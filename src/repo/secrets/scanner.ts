@@ -10,6 +10,8 @@
  * - secretlint's profiler records nothing: it keeps every mark of every scan (about 10 KB per scan, and a scan of
  *   the entries per mark), which a long-running server cannot afford.
  */
+import { createHash } from 'node:crypto';
+
 import type { SecretLintCoreConfig } from '@secretlint/types';
 
 import { kindOf } from './kinds.js';
@@ -147,14 +149,37 @@ export function mergeFindings(text: string, findings: readonly SecretFinding[]):
   return merged;
 }
 
-/** Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON). */
+/** Scans remembered by the digest of what was scanned (least recently used dropped first). */
+export const MAX_REMEMBERED_SCANS = 256;
+const remembered = new Map<string, readonly SecretFinding[]>();
+
+/**
+ * Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON).
+ *
+ * A scan depends only on the text, the path and the fixed rule set, so the findings of the last
+ * {@link MAX_REMEMBERED_SCANS} scans are remembered under a SHA-256 digest of path and text: a prompt built again
+ * from an unchanged tree (every first round of `summarize_repo` on it) is hashed, not scanned again.
+ */
 export async function scanText(text: string, filePath = ''): Promise<SecretFinding[]> {
   if (text.length === 0) return [];
+  const key = createHash('sha256').update(filePath).update('\0').update(text, 'utf16le').digest('base64');
+  const known = remembered.get(key);
+  if (known !== undefined) {
+    remembered.delete(key);
+    remembered.set(key, known);
+    return known.map((finding) => ({ ...finding }));
+  }
   const lint = await (loaded ??= loadLint().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   }));
-  return mergeFindings(text, await lint(text, filePath));
+  const findings = mergeFindings(text, await lint(text, filePath));
+  remembered.set(
+    key,
+    findings.map((finding) => ({ ...finding })),
+  );
+  if (remembered.size > MAX_REMEMBERED_SCANS) remembered.delete(remembered.keys().next().value as string);
+  return findings;
 }
 
 /** `text` with every secret replaced by its marker, and what was replaced. */
