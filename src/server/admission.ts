@@ -12,9 +12,27 @@
  * handler serving that request {@link Admission.claim}s it instead of taking a second one. A call that was waiting
  * starts on a later turn of the event loop (`setImmediate`), never inside the turn of the call that made room.
  */
+import { availableParallelism } from 'node:os';
+
 import { ProtocolError } from '@modelcontextprotocol/server';
 
+/** Tool calls running at once when they may wait on a server-owned model provider (network round trips of seconds). */
 export const DEFAULT_MAX_CONCURRENT_CALLS = 16;
+/** Running calls per core when every model is the host's or the built-in one: all their work is CPU work. */
+export const LOCAL_CALLS_PER_CORE = 2;
+
+/**
+ * The default of `maxConcurrent`. A call answered by the host's model (an MRTR round) or the built-in heuristic
+ * waits on nothing remote: it is CPU work, and all its JavaScript runs on the one event loop that also answers
+ * `server/discover`. More of them at once only interleave their pieces, so that every turn of the loop carries
+ * several calls' work: {@link LOCAL_CALLS_PER_CORE} per core (2 at least, {@link DEFAULT_MAX_CONCURRENT_CALLS} at
+ * most; git, file reads and the tokenizer run beside the loop), the rest wait cheaply in the queue. A server that
+ * may call a provider keeps {@link DEFAULT_MAX_CONCURRENT_CALLS}: such calls mostly wait on the network.
+ */
+export function defaultMaxConcurrentCalls(usesProviders: boolean, cores = availableParallelism()): number {
+  if (usesProviders) return DEFAULT_MAX_CONCURRENT_CALLS;
+  return Math.min(DEFAULT_MAX_CONCURRENT_CALLS, Math.max(2, LOCAL_CALLS_PER_CORE * cores));
+}
 export const DEFAULT_MAX_CALLS_PER_PRINCIPAL = 32;
 export const DEFAULT_MAX_QUEUED_CALLS = 64;
 export const DEFAULT_BUSY_RETRY_AFTER_SECONDS = 2;
