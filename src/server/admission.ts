@@ -9,8 +9,8 @@
  *
  * A front may take the place before the server sees the request (the HTTP front does, so that a waiting call holds
  * only its parsed body, not a server and a flow) and hand it over with {@link Admission.handOver}: the tool-call
- * handler serving that request {@link Admission.claim}s it instead of taking a second one. A call that was waiting
- * starts on a later turn of the event loop (`setImmediate`), never inside the turn of the call that made room.
+ * handler serving that request {@link Admission.claim}s it instead of taking a second one. Admitted calls start one
+ * per turn of the event loop (`setImmediate`), never inside the turn of the call that made room nor several in one.
  */
 import { availableParallelism } from 'node:os';
 
@@ -71,8 +71,9 @@ export interface Admission {
   /** What a new call of `principal` would get now, without taking a place: a refusal, or undefined. */
   check(principal: string): AdmissionRefusal | undefined;
   /**
-   * Takes a place for a call of `principal`: resolves with its release once the call may run (at once, or after
-   * waiting); throws `ServerBusyError` when refused, and the signal's reason when aborted while waiting.
+   * Takes a place for a call of `principal`: resolves with its release once the call may run (on the next free
+   * turn of the event loop, or after waiting); throws `ServerBusyError` when refused, and the signal's reason when
+   * aborted while waiting.
    */
   acquire(principal: string, signal?: AbortSignal): Promise<() => void>;
   /**
@@ -129,6 +130,25 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
     return undefined;
   };
 
+  /**
+   * Admitted calls start one per turn of the event loop (`setImmediate`, one after another): a start runs the call's
+   * first synchronous stretch (the SDK's validation, the flow up to its first wait), and a turn that carried several
+   * would keep a request that has just arrived — a `server/discover` — waiting for all of them.
+   */
+  const starts: (() => void)[] = [];
+  let pumping = false;
+  const pump = (): void => {
+    starts.shift()?.();
+    if (starts.length > 0) setImmediate(pump);
+    else pumping = false;
+  };
+  const onItsOwnTurn = (start: () => void): void => {
+    starts.push(start);
+    if (pumping) return;
+    pumping = true;
+    setImmediate(pump);
+  };
+
   const releaser = (principal: string): (() => void) => {
     let released = false;
     return () => {
@@ -153,6 +173,7 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
       hold(principal, 1);
       if (running < maxConcurrent) {
         running++;
+        await new Promise<void>((resolve) => onItsOwnTurn(resolve));
         return releaser(principal);
       }
       await new Promise<void>((resolve, reject) => {
@@ -160,8 +181,7 @@ export function createAdmission(options: AdmissionOptions = {}): Admission {
           principal,
           start: () => {
             signal?.removeEventListener('abort', onAbort);
-            // On a turn of its own: the releasing call's turn does not carry this one's work too.
-            setImmediate(resolve);
+            onItsOwnTurn(resolve);
           },
         };
         const onAbort = (): void => {

@@ -315,8 +315,8 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   /**
    * A tool call takes its place here, before the SDK sees it: while it waits it holds only its parsed body (no
    * server, no validation, no flow), and the place goes to the handler that serves it (`Admission.handOver`). It
-   * starts on a turn of the event loop of its own, after the requests already read (a `server/discover` among
-   * them is answered first).
+   * starts on a turn of the event loop of its own (`Admission.acquire`), after the requests already read (a
+   * `server/discover` among them is answered first).
    */
   async function serveAdmitted(
     admission: Admission,
@@ -333,7 +333,6 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       // The client went away while its call waited: nobody reads this answer.
       return jsonRpcError(503, SERVER_BUSY_CODE, 'The call was abandoned by its client while it waited', id);
     }
-    await new Promise((resolve) => setImmediate(resolve));
     const { key, serve } = prepare();
     const expire = admission.handOver(key, release);
     try {

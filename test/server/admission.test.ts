@@ -46,6 +46,28 @@ describe('admission', () => {
     expect(admission.queued).toBe(0);
   });
 
+  it('admitted calls start one per turn of the event loop, whether admitted at once or after waiting', async () => {
+    const admission = createAdmission({ maxConcurrent: 3, maxQueued: 3, maxPerPrincipal: 10 });
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const startedOn: number[] = [];
+    const take = () => admission.acquire('a').then((release) => (startedOn.push(turn), release));
+    const first = await Promise.all([take(), take(), take()]);
+    expect(new Set(startedOn).size).toBe(3);
+    // Three calls waiting, released together: still one start per turn.
+    const waiting = [take(), take(), take()];
+    expect(admission.queued).toBe(3);
+    for (const release of first) release();
+    await Promise.all(waiting);
+    ticking = false;
+    expect(new Set(startedOn).size).toBe(6);
+  });
+
   it('a waiting call whose client goes away leaves the queue', async () => {
     const admission = createAdmission({ maxConcurrent: 1, maxQueued: 5 });
     const running = await admission.acquire('a');
