@@ -38,6 +38,11 @@ const META = {
 };
 const TOKEN_A = 'stress-token-alice-0123456789';
 const TOKEN_B = 'stress-token-bob-0123456789ab';
+/**
+ * The summarize200 probe's own principal: on a server with a tokens file a probe without a token would measure a
+ * 401, answered before its body is read and so with `Connection: close` (a new connection per probe).
+ */
+const TOKEN_PROBE = 'stress-token-probe-0123456789';
 /** Eight principals for the 200 concurrent summarize calls. */
 const CALLERS = Array.from({ length: 8 }, (_, index) => `stress-token-caller-${index}-0123456789`);
 const ONLY = new Set((process.env['STRESS_ONLY'] ?? '').split(',').filter((name) => name !== ''));
@@ -183,12 +188,12 @@ function kinds(outcomes: Outcome[]): string {
 }
 
 /** Sends server/discover every 20 ms until stopped; returns the latencies. */
-function probe(target: Target): { stop(): Promise<number[]> } {
+function probe(target: Target, token?: string): { stop(): Promise<number[]> } {
   const latencies: number[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { ms } = await post(target, 'server/discover', {});
+      const { ms } = await post(target, 'server/discover', {}, token === undefined ? {} : { token });
       latencies.push(ms);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -206,8 +211,9 @@ function probe(target: Target): { stop(): Promise<number[]> } {
  * The discover probe on a worker thread: its own event loop, so that its latencies are not the driver's own delays
  * (answering 200 calls at once keeps the driver's main loop busy too). Same request and pace as {@link probe}.
  */
-function workerProbe(target: Target): { ready(): Promise<void>; stop(): Promise<number[]> } {
+function workerProbe(target: Target, token?: string): { ready(): Promise<void>; stop(): Promise<number[]> } {
   const headers = {
+    ...(token !== undefined && { authorization: `Bearer ${token}` }),
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': '2026-07-28',
@@ -224,18 +230,22 @@ function workerProbe(target: Target): { ready(): Promise<void>; stop(): Promise<
         method: 'POST',
         headers: workerData.headers,
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: workerData.meta } }),
-      }).then((response) => response.text());
+      }).then((response) => {
+        if (response.status !== 200) failed++;
+        return response.text();
+      });
+    let failed = 0;
     (async () => {
       // The connection is opened before the window: a probe never waits in the listen queue behind a burst's.
       await send(0).catch(() => {});
       parentPort.postMessage('ready');
       for (let id = 1; running; id++) {
         const started = performance.now();
-        await send(id).catch(() => {});
+        await send(id).catch(() => failed++);
         latencies.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      parentPort.postMessage(latencies);
+      parentPort.postMessage({ latencies, failed });
     })();`;
   const worker = new Worker(code, {
     eval: true,
@@ -244,7 +254,12 @@ function workerProbe(target: Target): { ready(): Promise<void>; stop(): Promise<
   let ready: () => void = () => {};
   const started = new Promise<void>((resolve) => (ready = resolve));
   const done = new Promise<number[]>((resolve, reject) => {
-    worker.on('message', (message: 'ready' | number[]) => (message === 'ready' ? ready() : resolve(message)));
+    worker.on('message', (message: 'ready' | { latencies: number[]; failed: number }) => {
+      if (message === 'ready') return ready();
+      // A probe is a discover answered 200; anything else would measure something else (a 401 closes the connection).
+      if (message.failed > 0) reject(new Error(`${message.failed} discover probes were not answered 200`));
+      else resolve(message.latencies);
+    });
     worker.once('error', reject);
   });
   return {
@@ -260,7 +275,9 @@ function workerProbe(target: Target): { ready(): Promise<void>; stop(): Promise<
 
 /** summarize200's probe: on a worker thread unless STRESS_PROBE=inline (the driver's own loop, as before). */
 const summarizeProbe = (target: Target) =>
-  process.env['STRESS_PROBE'] === 'inline' ? { ready: () => Promise.resolve(), ...probe(target) } : workerProbe(target);
+  process.env['STRESS_PROBE'] === 'inline'
+    ? { ready: () => Promise.resolve(), ...probe(target, TOKEN_PROBE) }
+    : workerProbe(target, TOKEN_PROBE);
 
 const rows: string[][] = [];
 function row(scenario: string, target: Target | string, cells: Record<string, string | number>): void {
@@ -457,7 +474,7 @@ async function summarize200(target: Target, metricsPort: number): Promise<void> 
   // Past the first answers (modules load when first needed; the warm-up runs after the first answer), and past the
   // survey cache's fill: the first call's survey arms the tree's watch and a later one is kept (repo/surveyCache.ts),
   // so that the bursts measure queued calls, not a cold survey in the first of them.
-  await post(target, 'server/discover', {});
+  await post(target, 'server/discover', {}, { token: TOKEN_PROBE });
   for (let call = 0; call < 2; call++) {
     await post(
       target,
@@ -679,6 +696,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       [TOKEN_A]: 'alice',
       [TOKEN_B]: 'bob',
+      [TOKEN_PROBE]: 'probe',
       ...Object.fromEntries(CALLERS.map((token, index) => [token, `caller${index}`])),
     }),
   );
