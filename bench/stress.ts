@@ -20,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -493,7 +493,7 @@ async function summarize200(target: Target, metricsPort: number): Promise<void> 
     probe: `${fmt(percentile(idle, 50))} / ${fmt(percentile(idle, 99))}`,
     notes:
       `${idle.length} probes; max ${fmt(Math.max(...idle))} ms; event-loop delay max: server ${fmt(idleLoop)} ms, ` +
-      `driver ${fmt(idleDriver)} ms`,
+      `driver ${fmt(idleDriver)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
   });
   const all: number[] = [];
   for (let burst = 1; burst <= BURSTS; burst++) {
@@ -540,7 +540,8 @@ async function summarizeBurst(target: Target, metricsPort: number, idle: number[
     errors: kinds(outcomes),
     notes:
       `discover p99 ${ratio.toFixed(1)}x idle p99; ${probes.length} probes, max ${fmt(Math.max(...probes))} ms; ` +
-      `event-loop delay max: server ${fmt(loadLoop)} ms, driver ${fmt(loadDriver)} ms`,
+      `event-loop delay max: server ${fmt(loadLoop)} ms, driver ${fmt(loadDriver)} ms; ` +
+      `load average ${loadavg()[0]!.toFixed(1)}`,
   });
   return probes;
 }
