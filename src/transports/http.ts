@@ -343,7 +343,11 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
   }
 
   async function answer(request: Request): Promise<Response> {
-    const read = { consumed: request.body === null, release: () => {} };
+    // Without a body there is nothing left unread. Told by the method and the declared length, not `request.body`:
+    // on the Node adapter's request that builds a web stream and a full `Request` (transports/body.ts).
+    const bodiless =
+      request.method === 'GET' || request.method === 'HEAD' || request.headers.get('content-length') === '0';
+    const read = { consumed: bodiless, release: () => {} };
     const seen: { method?: string } = {};
     let response: Response;
     try {
