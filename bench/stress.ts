@@ -11,7 +11,11 @@
  *   legacy hogging  one principal opens sessions until refused; can another one still open one?
  *   malformed       500 malformed requests over HTTP, 500 lines over stdio: answers by kind, still alive?
  *   summarize 200   the discover probe alone (idle), then under 200 concurrent summarize_repo calls from 8
- *                   principals (tokens): its p99 against the idle p99
+ *                   principals (tokens): its p99 against the idle p99. The probe runs on a worker thread with a
+ *                   token of its own; STRESS_BURSTS=N bursts, STRESS_VARIANTS='name|cli.js|flags;…' other builds
+ *                   measured in turn with ours (STRESS_ROUNDS times), STRESS_SERVE_ARGS more serve flags,
+ *                   STRESS_NODE_ARGS Node flags for our server (e.g. --cpu-prof), STRESS_PROBE=inline the probe
+ *                   on the driver's own loop
  *
  * STRESS_ONLY=mixed,giant,disconnect,malformed,held,summarize200,legacy runs only the scenarios named.
  * Figures are for docs/reliability.md (with the command); never assert them in tests.
