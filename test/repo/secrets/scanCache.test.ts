@@ -1,7 +1,7 @@
 /**
- * Scans kept by digest (src/repo/secrets/scanCache.ts): a kept answer is only ever given for the very text and file
- * name it was made for, so a changed text is scanned afresh; the cache is bounded in entries, findings per entry and
- * idle time; and the scanner's answers are the same whether they come from the cache or from a scan.
+ * Scans kept by digest (src/repo/secrets/scanCache.ts, over test/repo/digestCache.test.ts): a kept answer is only
+ * ever given for the very text and file name it was made for, so a changed text is scanned afresh; the cache is
+ * bounded in entries and findings per entry; and the scanner's answers are the same from the cache as from a scan.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -37,19 +37,6 @@ describe('createScanCache', () => {
     expect(cache.get('text', '')).toEqual([finding(3)]);
   });
 
-  it('keeps at most maxEntries scans, the least recently used dropped first', () => {
-    const cache = createScanCache<ReturnType<typeof finding>>({ maxEntries: 3 });
-    for (const text of ['a', 'b', 'c']) cache.set(text, '', [finding(0)]);
-    expect(cache.get('a', '')).toBeDefined(); // 'a' is now the most recently used
-    cache.set('d', '', []);
-    cache.set('e', '', []);
-    expect(cache.size).toBe(3);
-    expect(cache.get('b', '')).toBeUndefined();
-    expect(cache.get('c', '')).toBeUndefined();
-    expect(cache.get('a', '')).toEqual([finding(0)]);
-    expect(cache.get('e', '')).toEqual([]);
-  });
-
   it('does not keep a scan with more than maxFindings findings', () => {
     const cache = createScanCache<ReturnType<typeof finding>>({ maxFindings: 2 });
     cache.set('many', '', [finding(0), finding(2), finding(4)]);
@@ -59,21 +46,12 @@ describe('createScanCache', () => {
     expect(cache.size).toBe(1);
   });
 
-  it('drops a scan not used for idleMs', () => {
-    let clock = 0;
-    const cache = createScanCache<ReturnType<typeof finding>>({ idleMs: 1000, now: () => clock });
-    cache.set('old', '', []);
-    clock = 600;
-    cache.set('young', '', []);
-    clock = 1200;
-    expect(cache.get('old', '')).toBeUndefined();
-    expect(cache.size).toBe(1);
-    expect(cache.get('young', '')).toEqual([]); // used at 1200: kept until 2200
-    clock = 2100;
-    expect(cache.get('young', '')).toEqual([]);
-    clock = 3200;
-    cache.clear();
-    expect(cache.size).toBe(0);
+  it('keeps at most maxEntries scans', () => {
+    const cache = createScanCache<ReturnType<typeof finding>>({ maxEntries: 2 });
+    for (const text of ['a', 'b', 'c']) cache.set(text, '', [finding(0)]);
+    expect(cache.size).toBe(2);
+    expect(cache.get('a', '')).toBeUndefined();
+    expect(cache.get('c', '')).toEqual([finding(0)]);
   });
 });
 
