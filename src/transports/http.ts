@@ -264,14 +264,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       isPlainMessage(message)
         ? admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics)
         : Promise.resolve(undefined);
-    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts).
-    const forwarded = new Request(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: body.text,
-      signal: request.signal,
-    });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
+      // The legacy leg gets the body again in a request of its own; the client's signal goes along.
+      const forwarded = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: body.text,
+        signal: request.signal,
+      });
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
       if (sessionId !== null) return (await admit()) ?? legacy.serve(sessionId, input);
@@ -298,7 +298,9 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
         return response;
       }
     }
-    return (await admit()) ?? sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+    // The SDK takes the parsed body and never reads the request's (already read here): the request itself goes on,
+    // with the client's signal, so a disconnect aborts the tool call's work (server/createServer.ts).
+    return (await admit()) ?? sdk.fetch(request, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
   async function answer(request: Request): Promise<Response> {
