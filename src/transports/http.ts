@@ -264,12 +264,15 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       isPlainMessage(message)
         ? admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics)
         : Promise.resolve(undefined);
-    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts). Made only
-    // for a request that is served (a refused one never pays for it).
-    const forward = (): Request =>
-      new Request(request.url, { method: 'POST', headers: request.headers, body: body.text, signal: request.signal });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
-      const input = { request: forward(), body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
+      // The legacy leg gets the body again in a request of its own; the client's signal goes along.
+      const forwarded = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: body.text,
+        signal: request.signal,
+      });
+      const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
       if (sessionId !== null) return (await admit()) ?? legacy.serve(sessionId, input);
     }
@@ -292,16 +295,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (admission !== undefined) {
         const limited = await admit();
         if (limited !== undefined) return limited;
-        return serveAdmitted(admission, owner || ANONYMOUS, message.id, request.signal, () => {
-          const forwarded = forward();
-          return {
-            key: forwarded,
-            serve: () => sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo && { authInfo }) }),
-          };
-        });
+        return serveAdmitted(admission, owner || ANONYMOUS, message.id, request, () =>
+          sdk.fetch(request, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) }),
+        );
       }
     }
-    return (await admit()) ?? sdk.fetch(forward(), { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+    // The SDK takes the parsed body and never reads the request's (already read here): the request itself goes on,
+    // with the client's signal, so a disconnect aborts the tool call's work (server/createServer.ts).
+    return (await admit()) ?? sdk.fetch(request, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
   }
 
   function busy(refusal: AdmissionRefusal, id: unknown): Response {
@@ -322,19 +323,18 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     admission: Admission,
     principal: string,
     id: unknown,
-    signal: AbortSignal,
-    prepare: () => { key: Request; serve: () => Promise<Response> },
+    request: Request,
+    serve: () => Promise<Response>,
   ): Promise<Response> {
     let release: () => void;
     try {
-      release = await admission.acquire(principal, signal);
+      release = await admission.acquire(principal, request.signal);
     } catch (error) {
       if (error instanceof ServerBusyError) return busy(error.refusal, id);
       // The client went away while its call waited: nobody reads this answer.
       return jsonRpcError(503, SERVER_BUSY_CODE, 'The call was abandoned by its client while it waited', id);
     }
-    const { key, serve } = prepare();
-    const expire = admission.handOver(key, release);
+    const expire = admission.handOver(request, release);
     try {
       return await serve();
     } finally {

@@ -10,11 +10,10 @@
  * - secretlint's profiler records nothing: it keeps every mark of every scan (about 10 KB per scan, and a scan of
  *   the entries per mark), which a long-running server cannot afford.
  */
-import { createHash } from 'node:crypto';
-
 import type { SecretLintCoreConfig } from '@secretlint/types';
 
 import { kindOf } from './kinds.js';
+import { createScanCache, type ScanCache } from './scanCache.js';
 
 /** One finding: a half-open range of the scanned text and the kind of secret it holds. */
 export interface SecretFinding {
@@ -66,6 +65,14 @@ function narrowUrl(
 }
 
 let loaded: Promise<Lint> | undefined;
+
+/** The process's scans kept by digest (scanCache.ts). */
+const scans = createScanCache<SecretFinding>();
+
+/** The process's scan cache: how many scans it keeps (tests). */
+export function keptScans(): Pick<ScanCache<SecretFinding>, 'size' | 'clear'> {
+  return scans;
+}
 
 async function loadLint(): Promise<Lint> {
   const [{ lintSource }, { rules: presetRules }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] =
@@ -149,36 +156,18 @@ export function mergeFindings(text: string, findings: readonly SecretFinding[]):
   return merged;
 }
 
-/** Scans remembered by the digest of what was scanned (least recently used dropped first). */
-export const MAX_REMEMBERED_SCANS = 256;
-const remembered = new Map<string, readonly SecretFinding[]>();
-
-/**
- * Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON).
- *
- * A scan depends only on the text, the path and the fixed rule set, so the findings of the last
- * {@link MAX_REMEMBERED_SCANS} scans are remembered under a SHA-256 digest of path and text: a prompt built again
- * from an unchanged tree (every first round of `summarize_repo` on it) is hashed, not scanned again.
- */
+/** Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON). */
 export async function scanText(text: string, filePath = ''): Promise<SecretFinding[]> {
   if (text.length === 0) return [];
-  const key = createHash('sha256').update(filePath).update('\0').update(text, 'utf16le').digest('base64');
-  const known = remembered.get(key);
-  if (known !== undefined) {
-    remembered.delete(key);
-    remembered.set(key, known);
-    return known.map((finding) => ({ ...finding }));
-  }
+  // The same text under the same name was scanned already: the same findings (scanCache.ts).
+  const kept = scans.get(text, filePath);
+  if (kept !== undefined) return kept;
   const lint = await (loaded ??= loadLint().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   }));
   const findings = mergeFindings(text, await lint(text, filePath));
-  remembered.set(
-    key,
-    findings.map((finding) => ({ ...finding })),
-  );
-  if (remembered.size > MAX_REMEMBERED_SCANS) remembered.delete(remembered.keys().next().value as string);
+  scans.set(text, filePath, findings);
   return findings;
 }
 
