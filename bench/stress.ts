@@ -256,7 +256,8 @@ function workerProbe(target: Target, token?: string): { ready(): Promise<void>; 
     workerData: { url: `http://127.0.0.1:${target.port}/mcp`, headers, meta: META },
   });
   let ready: () => void = () => {};
-  const started = new Promise<void>((resolve) => (ready = resolve));
+  let failed: (error: Error) => void = () => {};
+  const started = new Promise<void>((resolve, reject) => ((ready = resolve), (failed = reject)));
   const done = new Promise<number[]>((resolve, reject) => {
     worker.on('message', (message: 'ready' | { latencies: number[]; failed: number }) => {
       if (message === 'ready') return ready();
@@ -264,14 +265,19 @@ function workerProbe(target: Target, token?: string): { ready(): Promise<void>; 
       if (message.failed > 0) reject(new Error(`${message.failed} discover probes were not answered 200`));
       else resolve(message.latencies);
     });
-    worker.once('error', reject);
+    worker.once('error', (error) => {
+      failed(error);
+      reject(error);
+    });
   });
+  // Surfaced by ready() or stop(), never as an unhandled rejection that would end the run before its clean-up.
+  started.catch(() => {});
+  done.catch(() => {});
   return {
     ready: () => started,
     stop: async () => {
       worker.postMessage('stop');
-      const latencies = await done;
-      await worker.terminate();
+      const latencies = await done.finally(() => worker.terminate());
       return latencies;
     },
   };
