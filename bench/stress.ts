@@ -11,7 +11,11 @@
  *   legacy hogging  one principal opens sessions until refused; can another one still open one?
  *   malformed       500 malformed requests over HTTP, 500 lines over stdio: answers by kind, still alive?
  *   summarize 200   the discover probe alone (idle), then under 200 concurrent summarize_repo calls from 8
- *                   principals (tokens): its p99 against the idle p99
+ *                   principals (tokens): its p99 against the idle p99. The probe runs on a worker thread with a
+ *                   token of its own; STRESS_BURSTS=N bursts, STRESS_VARIANTS='name|cli.js|flags;…' other builds
+ *                   measured in turn with ours (STRESS_ROUNDS times), STRESS_SERVE_ARGS more serve flags,
+ *                   STRESS_NODE_ARGS Node flags for our server (e.g. --cpu-prof), STRESS_PROBE=inline the probe
+ *                   on the driver's own loop
  *
  * STRESS_ONLY=mixed,giant,disconnect,malformed,held,summarize200,legacy runs only the scenarios named.
  * Figures are for docs/reliability.md (with the command); never assert them in tests.
@@ -20,10 +24,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 import { freePort } from '../scripts/fleet/processes.js';
 
@@ -37,10 +42,42 @@ const META = {
 };
 const TOKEN_A = 'stress-token-alice-0123456789';
 const TOKEN_B = 'stress-token-bob-0123456789ab';
+/**
+ * The summarize200 probe's own principal: on a server with a tokens file a probe without a token would measure a
+ * 401, answered before its body is read and so with `Connection: close` (a new connection per probe).
+ */
+const TOKEN_PROBE = 'stress-token-probe-0123456789';
 /** Eight principals for the 200 concurrent summarize calls. */
 const CALLERS = Array.from({ length: 8 }, (_, index) => `stress-token-caller-${index}-0123456789`);
 const ONLY = new Set((process.env['STRESS_ONLY'] ?? '').split(',').filter((name) => name !== ''));
 const runs = (scenario: string): boolean => ONLY.size === 0 || ONLY.has(scenario);
+/** Extra Node flags for our server's process, e.g. STRESS_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+const NODE_ARGS = (process.env['STRESS_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+/** Extra `serve` flags for the summarize200 server, e.g. STRESS_SERVE_ARGS='--max-calls 16'. */
+const SERVE_ARGS = (process.env['STRESS_SERVE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+/**
+ * Other servers to measure summarize200 against, in turn with ours, STRESS_ROUNDS times: `name|cli.js|flags`
+ * separated by `;`, e.g. STRESS_VARIANTS='main|/tmp/main/dist/cli.js|;cap 4|dist/cli.js|--max-calls 4'.
+ */
+const VARIANTS = (process.env['STRESS_VARIANTS'] ?? '')
+  .split(';')
+  .filter((entry) => entry.trim() !== '')
+  .map((entry) => {
+    const [name = '', cli = '', flags = ''] = entry.split('|');
+    return { name: name.trim(), cli: cli.trim(), flags: flags.split(' ').filter((arg) => arg !== '') };
+  });
+const ROUNDS = Math.max(1, Math.min(10, Number(process.env['STRESS_ROUNDS'] ?? 2)));
+/** summarize200 runs its burst this many times (default 1), each its own row, then a row of all the probes. */
+const BURSTS = Math.max(1, Math.min(10, Number(process.env['STRESS_BURSTS'] ?? 1)));
+/** The driver's own event loop: the probe's latencies include its delays (it shares the machine's cores). */
+const driverLoop = monitorEventLoopDelay({ resolution: 5 });
+driverLoop.enable();
+/** The driver's longest event-loop delay since the last call, ms. */
+function driverLoopMax(): number {
+  const max = driverLoop.max / 1e6;
+  driverLoop.reset();
+  return max;
+}
 
 interface Target {
   name: string;
@@ -155,12 +192,12 @@ function kinds(outcomes: Outcome[]): string {
 }
 
 /** Sends server/discover every 20 ms until stopped; returns the latencies. */
-function probe(target: Target): { stop(): Promise<number[]> } {
+function probe(target: Target, token?: string): { stop(): Promise<number[]> } {
   const latencies: number[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { ms } = await post(target, 'server/discover', {});
+      const { ms } = await post(target, 'server/discover', {}, token === undefined ? {} : { token });
       latencies.push(ms);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -173,6 +210,84 @@ function probe(target: Target): { stop(): Promise<number[]> } {
     },
   };
 }
+
+/**
+ * The discover probe on a worker thread: its own event loop, so that its latencies are not the driver's own delays
+ * (answering 200 calls at once keeps the driver's main loop busy too). Same request and pace as {@link probe}.
+ */
+function workerProbe(target: Target, token?: string): { ready(): Promise<void>; stop(): Promise<number[]> } {
+  const headers = {
+    ...(token !== undefined && { authorization: `Bearer ${token}` }),
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'server/discover',
+  };
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { performance } = require('node:perf_hooks');
+    let running = true;
+    const latencies = [];
+    parentPort.on('message', () => (running = false));
+    const send = (id) =>
+      fetch(workerData.url, {
+        method: 'POST',
+        headers: workerData.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: workerData.meta } }),
+      }).then((response) => {
+        if (response.status !== 200) failed++;
+        return response.text();
+      });
+    let failed = 0;
+    (async () => {
+      // The connection is opened before the window: a probe never waits in the listen queue behind a burst's.
+      await send(0).catch(() => {});
+      parentPort.postMessage('ready');
+      for (let id = 1; running; id++) {
+        const started = performance.now();
+        await send(id).catch(() => failed++);
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      parentPort.postMessage({ latencies, failed });
+    })();`;
+  const worker = new Worker(code, {
+    eval: true,
+    workerData: { url: `http://127.0.0.1:${target.port}/mcp`, headers, meta: META },
+  });
+  let ready: () => void = () => {};
+  let failed: (error: Error) => void = () => {};
+  const started = new Promise<void>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  const done = new Promise<number[]>((resolve, reject) => {
+    worker.on('message', (message: 'ready' | { latencies: number[]; failed: number }) => {
+      if (message === 'ready') return ready();
+      // A probe is a discover answered 200; anything else would measure something else (a 401 closes the connection).
+      if (message.failed > 0) reject(new Error(`${message.failed} discover probes were not answered 200`));
+      else resolve(message.latencies);
+    });
+    worker.once('error', (error) => {
+      failed(error);
+      reject(error);
+    });
+  });
+  // Surfaced by ready() or stop(), never as an unhandled rejection that would end the run before its clean-up.
+  started.catch(() => {});
+  done.catch(() => {});
+  return {
+    ready: () => started,
+    stop: async () => {
+      worker.postMessage('stop');
+      const latencies = await done.finally(() => worker.terminate());
+      return latencies;
+    },
+  };
+}
+
+/** summarize200's probe: on a worker thread unless STRESS_PROBE=inline (the driver's own loop, as before). */
+const summarizeProbe = (target: Target) =>
+  process.env['STRESS_PROBE'] === 'inline'
+    ? { ready: () => Promise.resolve(), ...probe(target, TOKEN_PROBE) }
+    : workerProbe(target, TOKEN_PROBE);
 
 const rows: string[][] = [];
 function row(scenario: string, target: Target | string, cells: Record<string, string | number>): void {
@@ -353,7 +468,8 @@ async function disconnectStorm(target: Target): Promise<void> {
 
 /** The discover probe alone for `ms`: the idle latencies the loaded ones are read against. */
 async function idleProbe(target: Target, ms: number): Promise<number[]> {
-  const probing = probe(target);
+  const probing = summarizeProbe(target);
+  await probing.ready();
   await new Promise((resolve) => setTimeout(resolve, ms));
   return probing.stop();
 }
@@ -365,24 +481,50 @@ async function loopDelayMax(metricsPort: number): Promise<number> {
 }
 
 async function summarize200(target: Target, metricsPort: number): Promise<void> {
-  // Past the first answers (modules load when first needed; the warm-up runs after the first answer).
-  await post(target, 'server/discover', {});
-  await post(
-    target,
-    'tools/call',
-    { name: 'summarize_repo', arguments: { maxFiles: 3 } },
-    { token: CALLERS[0] as string },
-  );
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  // Past the first answers (modules load when first needed; the warm-up runs after the first answer), and past the
+  // survey cache's fill: the first call's survey arms the tree's watch and a later one is kept (repo/surveyCache.ts),
+  // so that the bursts measure queued calls, not a cold survey in the first of them.
+  await post(target, 'server/discover', {}, { token: TOKEN_PROBE });
+  for (let call = 0; call < 2; call++) {
+    await post(
+      target,
+      'tools/call',
+      { name: 'summarize_repo', arguments: { maxFiles: 3 } },
+      { token: CALLERS[0] as string },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
   await loopDelayMax(metricsPort);
+  driverLoopMax();
   const idle = await idleProbe(target, 3000);
   const idleLoop = await loopDelayMax(metricsPort);
-  row('discover probe alone (idle, 3 s, after one call)', target, {
+  const idleDriver = driverLoopMax();
+  row('discover probe alone (idle, 3 s, after two calls)', target, {
     probe: `${fmt(percentile(idle, 50))} / ${fmt(percentile(idle, 99))}`,
-    notes: `${idle.length} probes; max ${fmt(Math.max(...idle))} ms; server event-loop delay max ${fmt(idleLoop)} ms`,
+    notes:
+      `${idle.length} probes; max ${fmt(Math.max(...idle))} ms; event-loop delay max: server ${fmt(idleLoop)} ms, ` +
+      `driver ${fmt(idleDriver)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
   });
+  const all: number[] = [];
+  for (let burst = 1; burst <= BURSTS; burst++) {
+    all.push(...(await summarizeBurst(target, metricsPort, idle, BURSTS === 1 ? '' : ` (burst ${burst})`)));
+    if (burst < BURSTS) await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  if (BURSTS > 1) {
+    row(`all ${BURSTS} bursts' probes`, target, {
+      probe: `${fmt(percentile(all, 50))} / ${fmt(percentile(all, 99))}`,
+      notes: `discover p99 ${(percentile(all, 99) / percentile(idle, 99)).toFixed(1)}x idle p99; ${all.length} probes`,
+    });
+  }
+}
+
+/** 200 concurrent summarize_repo calls from 8 principals with the discover probe meanwhile: the probe's latencies. */
+async function summarizeBurst(target: Target, metricsPort: number, idle: number[], label: string): Promise<number[]> {
+  await loopDelayMax(metricsPort);
+  driverLoopMax();
   target.peakRss = await rssOf(target.child.pid);
-  const probing = probe(target);
+  const probing = summarizeProbe(target);
+  await probing.ready();
   const started = performance.now();
   const outcomes = await Promise.all(
     Array.from({ length: 200 }, (_, index) =>
@@ -397,18 +539,21 @@ async function summarize200(target: Target, metricsPort: number): Promise<void> 
   const seconds = (performance.now() - started) / 1000;
   const probes = await probing.stop();
   const loadLoop = await loopDelayMax(metricsPort);
+  const loadDriver = driverLoopMax();
   const times = outcomes.map((outcome) => outcome.ms);
   const ratio = percentile(probes, 99) / percentile(idle, 99);
-  row('200 concurrent summarize_repo calls, 8 principals', target, {
+  row(`200 concurrent summarize_repo calls, 8 principals${label}`, target, {
     throughput: `${(outcomes.length / seconds).toFixed(0)} req/s`,
     p50: fmt(percentile(times, 50)),
     p99: fmt(percentile(times, 99)),
     probe: `${fmt(percentile(probes, 50))} / ${fmt(percentile(probes, 99))}`,
     errors: kinds(outcomes),
     notes:
-      `discover p99 ${ratio.toFixed(1)}x idle p99; probe max ${fmt(Math.max(...probes))} ms; ` +
-      `server event-loop delay max ${fmt(loadLoop)} ms`,
+      `discover p99 ${ratio.toFixed(1)}x idle p99; ${probes.length} probes, max ${fmt(Math.max(...probes))} ms; ` +
+      `event-loop delay max: server ${fmt(loadLoop)} ms, driver ${fmt(loadDriver)} ms; ` +
+      `load average ${loadavg()[0]!.toFixed(1)}`,
   });
+  return probes;
 }
 
 async function legacyHogging(target: Target): Promise<void> {
@@ -562,6 +707,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       [TOKEN_A]: 'alice',
       [TOKEN_B]: 'bob',
+      [TOKEN_PROBE]: 'probe',
       ...Object.fromEntries(CALLERS.map((token, index) => [token, `caller${index}`])),
     }),
   );
@@ -596,28 +742,40 @@ async function main(): Promise<void> {
       await heldBodies(baseline);
     }
     if (runs('summarize200') || runs('legacy')) {
-      const metricsPort = await freePort();
-      const withTokens = await start(
-        'mcp-model-input (tokens)',
-        process.execPath,
-        [
-          CLI,
-          'serve',
-          '--http',
-          '127.0.0.1:0',
-          '--root',
-          repo,
-          '--model',
-          'host',
-          '--tokens-file',
-          tokens,
-          '--metrics',
-          `127.0.0.1:${metricsPort}`,
-        ],
-        /127\.0\.0\.1:(\d+)\/mcp/,
-      );
-      if (runs('summarize200')) await summarize200(withTokens, metricsPort);
-      if (runs('legacy')) await legacyHogging(withTokens);
+      const withTokens = async (name: string, cli: string, flags: readonly string[]) => {
+        const metricsPort = await freePort();
+        const server = await start(
+          name,
+          process.execPath,
+          [
+            ...NODE_ARGS,
+            cli,
+            'serve',
+            '--http',
+            '127.0.0.1:0',
+            '--root',
+            repo,
+            '--model',
+            'host',
+            '--tokens-file',
+            tokens,
+            '--metrics',
+            `127.0.0.1:${metricsPort}`,
+            ...flags,
+          ],
+          /127\.0\.0\.1:(\d+)\/mcp/,
+        );
+        return { server, metricsPort };
+      };
+      const ours = await withTokens('mcp-model-input (tokens)', CLI, SERVE_ARGS);
+      if (runs('summarize200')) {
+        const others = [];
+        for (const variant of VARIANTS) others.push(await withTokens(variant.name, variant.cli, variant.flags));
+        for (let round = 0; round < (others.length === 0 ? 1 : ROUNDS); round++) {
+          for (const { server, metricsPort } of [...others, ours]) await summarize200(server, metricsPort);
+        }
+      }
+      if (runs('legacy')) await legacyHogging(ours.server);
     }
   } finally {
     for (const socket of sockets) socket.destroy();

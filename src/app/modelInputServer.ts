@@ -8,12 +8,18 @@ import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
 import type { SealedFlow } from '../flows/engine.js';
 import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
+import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 import { createLegacyEra, type LegacyHttpOptions, type LegacyServerOptions } from '../legacy/index.js';
 import type { Logger } from '../logger.js';
-import type { ModelPlan } from '../models/sources.js';
+import { planReach, type ModelPlan } from '../models/sources.js';
 import type { RepositoryOptions } from '../repo/index.js';
-import { createAdmission, type Admission, type AdmissionOptions } from '../server/admission.js';
+import {
+  createAdmission,
+  defaultMaxConcurrentCalls,
+  type Admission,
+  type AdmissionOptions,
+} from '../server/admission.js';
 import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
 import type { ProtocolEra } from '../server/era.js';
 import type { ServerMetrics } from '../server/metrics.js';
@@ -87,7 +93,11 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.surveyCache === false && { surveyCache: false }),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });
-  const admission = createAdmission(options.admission);
+  const reach = planReach(options.models, [PICK_KEY, SUMMARY_KEY, EXPLORE_KEY]);
+  const admission = createAdmission({
+    maxConcurrent: defaultMaxConcurrentCalls(reach.usesProviders),
+    ...options.admission,
+  });
   const factory = createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },
     tools: [summarizeRepo],

@@ -71,7 +71,9 @@ Options:
                              65536-17179869184; beyond it 503 with Retry-After (default: 67108864)
   --body-timeout SECONDS     HTTP only: a request body must arrive whole within this time, 1-3600;
                              408 otherwise (default: 30)
-  --max-calls N              tool calls running at once, 1-10000 (default: 16); the next ones wait
+  --max-calls N              tool calls running at once, 1-10000 (default: 2 per core, 2 to 16, when
+                             every model is host or builtin; 16 when a provider may answer); the next
+                             ones wait (HTTP: before the request is handed to the server)
   --max-queued-calls N       tool calls waiting for a place, 0-100000 (default: 64); beyond it a call is
                              refused: HTTP 503 with Retry-After, on stdio JSON-RPC error -32000
   --max-calls-per-principal N

@@ -137,12 +137,17 @@ export interface PlanReach {
   usesHost: boolean;
   /** Some key has no source unless the request declares sampling (such clients get -32021). */
   needsSampling: boolean;
+  /** Some key may be served by a server-owned provider model (with or without sampling declared). */
+  usesProviders: boolean;
 }
 
 export function planReach(plan: ModelPlan, keys: readonly string[]): PlanReach {
   return {
     usesHost: keys.some((key) => plan.sourceFor(key, { sampling: {} })?.kind === 'host'),
     needsSampling: keys.some((key) => plan.sourceFor(key, {}) === undefined),
+    usesProviders: keys.some((key) =>
+      [{ sampling: {} }, {}].some((capabilities) => plan.sourceFor(key, capabilities)?.kind === 'server'),
+    ),
   };
 }
 

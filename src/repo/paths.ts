@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 
@@ -66,14 +66,15 @@ export async function resolveSubPath(root: string, subPath: string | undefined):
   if (normal === '') return '';
   let real: string;
   try {
-    real = await realpath(absoluteOf(root, normal));
+    // Blocking, like the root's own check (repository.ts): two calls, no round trip through the thread pool.
+    real = realpathSync.native(absoluteOf(root, normal));
   } catch {
     throw outsideRoot(subPath);
   }
   if (!isInside(root, real)) throw outsideRoot(subPath);
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(real)).isDirectory();
+    isDirectory = statSync(real).isDirectory();
   } catch {
     throw outsideRoot(subPath);
   }

@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, realpath } from 'node:fs/promises';
 import { SAFE_OPEN_FLAGS } from './classify.js';
@@ -29,6 +30,17 @@ async function readPrefix(handle: FileHandle, length: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
+function readPrefixSync(fd: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  let offset = 0;
+  while (offset < length) {
+    const bytesRead = readSync(fd, buffer, offset, length - offset, offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
+  }
+  return buffer.subarray(0, offset);
+}
+
 /** A file opened for reading: the handle's own `fstat` said it is a regular file of `size` bytes. */
 export interface OpenedFile {
   handle: FileHandle;
@@ -36,7 +48,23 @@ export interface OpenedFile {
   size: number;
 }
 
+/** The same, opened synchronously ({@link openConfinedSync}): a descriptor to close with `closeSync`. */
+export interface OpenedFileSync {
+  fd: number;
+  path: string;
+  size: number;
+}
+
 type Opened = OpenedFile | { reason: SkipReason };
+
+/** Why the file `path` whose realpath is `real` may not be read, if it may not (the checks after `realpath`). */
+function confinementOf(root: string, real: string, secretFiles: SecretFileFilter): SkipReason | undefined {
+  if (!isInside(root, real)) return 'symlink_outside_root';
+  const target = relativeToRoot(root, real);
+  if (hasVcsSegment(target)) return 'vcs_dir';
+  if (secretFiles.isSecret(target)) return 'secret_file';
+  return undefined;
+}
 
 /**
  * Re-checks confinement at read time: the realpath must stay inside the root and the target be a regular file. The
@@ -50,10 +78,8 @@ export async function openConfined(root: string, path: string, secretFiles: Secr
   } catch {
     return { reason: 'unreadable' };
   }
-  if (!isInside(root, real)) return { reason: 'symlink_outside_root' };
-  const target = relativeToRoot(root, real);
-  if (hasVcsSegment(target)) return { reason: 'vcs_dir' };
-  if (secretFiles.isSecret(target)) return { reason: 'secret_file' };
+  const refused = confinementOf(root, real, secretFiles);
+  if (refused !== undefined) return { reason: refused };
   let handle: FileHandle;
   try {
     handle = await open(real, SAFE_OPEN_FLAGS);
@@ -67,6 +93,42 @@ export async function openConfined(root: string, path: string, secretFiles: Secr
     // fall through: closed below
   }
   await handle.close().catch(() => undefined);
+  return { reason: 'special_file' };
+}
+
+/**
+ * {@link openConfined} in blocking calls, with the same checks: for the few files of one pick (at most a dozen,
+ * each read within its budget), where four round trips through libuv's thread pool per file cost far more than the
+ * calls themselves. The open never blocks (`O_NONBLOCK`, and a FIFO is refused by the `fstat` that follows).
+ */
+export function openConfinedSync(
+  root: string,
+  path: string,
+  secretFiles: SecretFileFilter,
+): OpenedFileSync | { reason: SkipReason } {
+  if (secretFiles.isSecret(path)) return { reason: 'secret_file' };
+  let real: string;
+  try {
+    // The same call as `fs/promises`' realpath (libuv's, the system's realpath).
+    real = realpathSync.native(absoluteOf(root, path));
+  } catch {
+    return { reason: 'unreadable' };
+  }
+  const refused = confinementOf(root, real, secretFiles);
+  if (refused !== undefined) return { reason: refused };
+  let fd: number;
+  try {
+    fd = openSync(real, SAFE_OPEN_FLAGS);
+  } catch {
+    return { reason: 'unreadable' };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFile()) return { fd, path, size: stats.size };
+  } catch {
+    // fall through: closed below
+  }
+  closeSync(fd);
   return { reason: 'special_file' };
 }
 
@@ -172,12 +234,25 @@ async function tokenLimitFor(cursor: ReadCursor, text: string): Promise<number> 
  * sniff), never more than the file holds. Nothing is charged yet.
  */
 export function readHead(file: OpenedFile, cursor: ReadCursor, minBytes = BOM_PROBE_BYTES): Promise<Buffer> {
+  return readPrefix(file.handle, headLength(file.size, cursor, minBytes));
+}
+
+/** {@link readHead} of a file opened with {@link openConfinedSync}, in blocking reads. */
+export function readHeadSync(file: OpenedFileSync, cursor: ReadCursor, minBytes = BOM_PROBE_BYTES): Buffer {
+  return readPrefixSync(file.fd, headLength(file.size, cursor, minBytes));
+}
+
+function headLength(size: number, cursor: ReadCursor, minBytes: number): number {
   const limit = Math.min(cursor.perFile, cursor.remaining);
-  return readPrefix(file.handle, Math.min(file.size, Math.max(limit, minBytes, BOM_PROBE_BYTES)));
+  return Math.min(size, Math.max(limit, minBytes, BOM_PROBE_BYTES));
 }
 
 /** The file as shown from its `head` (decoded, cut to the byte and token budgets, marked), charged to the cursor. */
-export async function showHead(file: OpenedFile, head: Buffer, cursor: ReadCursor): Promise<ReadFileResult> {
+export async function showHead(
+  file: { path: string; size: number },
+  head: Buffer,
+  cursor: ReadCursor,
+): Promise<ReadFileResult> {
   const { path, size } = file;
   const limit = Math.min(cursor.perFile, cursor.remaining);
   let decoded = decodePrefix(head, limit, size);

@@ -13,8 +13,7 @@
  * `resolveCandidate` accepts any path a listing made now would hold (judged for that path alone, pathCheck.ts)
  * that passes inspection; `read` re-checks confinement as it reads.
  */
-import { existsSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { closeSync, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 import type { InspectContext } from './classify.js';
@@ -28,7 +27,7 @@ import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
 import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath, type RulesByDirectory } from './pathCheck.js';
-import { createReadCursor, openConfined, readFiles, readHead, readTotals, showHead } from './reader.js';
+import { createReadCursor, openConfinedSync, readFiles, readHeadSync, readTotals, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
 import { SkipCollector } from './skips.js';
 import type { SurveyCache, SurveyRun } from './surveyCache.js';
@@ -266,30 +265,29 @@ class FsRepository implements Repository {
       if (ctx.secretFiles.isSecret(candidate) || hasBinaryExtension(candidate)) return undefined;
       if (!(await this.isListed(candidate, rules))) return undefined;
       ctx.signal?.throwIfAborted();
-      const opened = await openConfined(ctx.root, candidate, ctx.secretFiles);
+      // A pick's few files are opened and read in blocking calls (reader.ts: openConfinedSync), closed at once.
+      const opened = openConfinedSync(ctx.root, candidate, ctx.secretFiles);
       if ('reason' in opened) return undefined;
+      let head: Buffer;
       try {
         if (opened.size > ctx.maxFileBytes) return undefined;
-        let head: Buffer;
-        try {
-          head = await readHead(opened, cursor, ctx.sniffBytes);
-        } catch {
-          return undefined;
-        }
-        if (isBinaryHead(head.subarray(0, ctx.sniffBytes))) return undefined;
-        const file = { path: candidate, size: opened.size };
-        taken.set(candidate, file);
-        try {
-          files.push(await showHead(opened, head, cursor));
-          onProgress?.({ phase: 'reading', done: taken.size, of: Math.max(expected, taken.size) });
-        } catch {
-          // Passed inspection but could not be shown: picked, and reported as read() would report it.
-          skips.add('unreadable', candidate);
-        }
-        return file;
+        head = readHeadSync(opened, cursor, ctx.sniffBytes);
+      } catch {
+        return undefined;
       } finally {
-        await opened.handle.close().catch(() => undefined);
+        closeSync(opened.fd);
       }
+      if (isBinaryHead(head.subarray(0, ctx.sniffBytes))) return undefined;
+      const file = { path: candidate, size: opened.size };
+      taken.set(candidate, file);
+      try {
+        files.push(await showHead(opened, head, cursor));
+        onProgress?.({ phase: 'reading', done: taken.size, of: Math.max(expected, taken.size) });
+      } catch {
+        // Passed inspection but could not be shown: picked, and reported as read() would report it.
+        skips.add('unreadable', candidate);
+      }
+      return file;
     };
     return {
       take,
@@ -344,8 +342,10 @@ export async function openRepositoryWith(
   const historyCommits = numberOption(options.historyCommits, DEFAULT_HISTORY_COMMITS, 'historyCommits');
   let real: string;
   try {
-    real = await realpath(root);
-    if (!(await stat(real)).isDirectory()) throw invalid();
+    // Blocking calls: one `realpath` and one `stat` cost far less than two round trips through the thread pool, and
+    // every round of a flow opens the repository again. `realpathSync.native` is the call `fs/promises` makes.
+    real = realpathSync.native(root);
+    if (!statSync(real).isDirectory()) throw invalid();
   } catch {
     throw invalid();
   }

@@ -12,6 +12,7 @@
  * some, and the work yields to the event loop between pieces: the cost is linear and no request blocks the
  * others. A token never spans two pieces, so a count may exceed the whole-text count by about one per piece.
  */
+import { createDigestCache, type DigestCache } from './digestCache.js';
 import { createTokenizerThread, type Encoder } from './tokenizerThread.js';
 
 /** The longest text the encoder is given at once (UTF-16 code units). */
@@ -87,9 +88,29 @@ function yieldTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Counts kept by the text counted (digestCache.ts): a count is a pure function of the text, so the same file read
+ * again (a repeated pick on an unchanged repository) is not tokenized again — nor, with the tokenizer on its own
+ * thread, sent there. No text is kept; at most 1,024 counts, each dropped after 10 minutes unused.
+ */
+const counted = createDigestCache<number>({ maxEntries: 1024 });
+
+/** The token counts kept (tests). */
+export function keptCounts(): Pick<DigestCache<number>, 'size' | 'clear'> {
+  return counted;
+}
+
 /** Estimated tokens of `text`. A token covers at least one UTF-8 byte, so the empty string is 0. */
 export async function countTokens(text: string): Promise<number> {
   if (text === '') return 0;
+  const kept = counted.get([text]);
+  if (kept !== undefined) return kept;
+  const total = await countAll(text);
+  counted.set([text], total);
+  return total;
+}
+
+async function countAll(text: string): Promise<number> {
   const { count } = encoder();
   if (text.length <= MAX_PIECE_CHARS) return (await count([text]))[0] ?? 0;
   let total = 0;

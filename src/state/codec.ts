@@ -144,16 +144,19 @@ export function createStateCodec<T>(options: StateCodecOptions): StateCodec<T> {
     if (nowSeconds() > claims.exp) {
       throw new StateRejectedError('expired');
     }
-    if (!safeEqual(claims.prn, binding.principal)) {
-      throw new StateRejectedError('principal');
-    }
-    if (!safeEqual(claims.mth, binding.method)) {
-      throw new StateRejectedError('method');
-    }
-    if (!safeEqual(claims.tool, binding.tool)) {
-      throw new StateRejectedError('tool');
-    }
-    if (!safeEqual(claims.arg, binding.argumentsDigest)) {
+    // The four bound claims compared at once (one digest each side); only a mismatch looks for which one it was.
+    const sealedTo = [claims.prn, claims.mth, claims.tool, claims.arg];
+    const asked = [binding.principal, binding.method, binding.tool, binding.argumentsDigest];
+    if (!safeEqual(JSON.stringify(sealedTo), JSON.stringify(asked))) {
+      if (!safeEqual(claims.prn, binding.principal)) {
+        throw new StateRejectedError('principal');
+      }
+      if (!safeEqual(claims.mth, binding.method)) {
+        throw new StateRejectedError('method');
+      }
+      if (!safeEqual(claims.tool, binding.tool)) {
+        throw new StateRejectedError('tool');
+      }
       throw new StateRejectedError('arguments');
     }
     return { payload: claims.p as T, id: claims.jti, expiresAtMs: claims.exp * 1000 };

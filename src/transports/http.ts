@@ -22,7 +22,7 @@ import type { Logger } from '../logger.js';
 import { checkRequestEnvelope, hasEnvelopeClaim } from '../protocol/envelope.js';
 import type { SessionLeg, SessionLegFactory } from '../server/era.js';
 import type { RequestOutcome, ServerMetrics } from '../server/metrics.js';
-import { SERVER_BUSY_CODE, type Admission } from '../server/admission.js';
+import { SERVER_BUSY_CODE, ServerBusyError, type Admission, type AdmissionRefusal } from '../server/admission.js';
 import { ANONYMOUS } from '../server/principals.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
@@ -264,14 +264,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       isPlainMessage(message)
         ? admitToolCall(options.limits, authInfo?.clientId ?? ANONYMOUS, message, options.metrics)
         : Promise.resolve(undefined);
-    // The client's signal goes along: a disconnect aborts the tool call's work (server/createServer.ts).
-    const forwarded = new Request(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: body.text,
-      signal: request.signal,
-    });
     if (legacy !== undefined && legacyCandidate && isPlainMessage(message) && !hasEnvelopeClaim(message.params)) {
+      // The legacy leg gets the body again in a request of its own; the client's signal goes along.
+      const forwarded = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: body.text,
+        signal: request.signal,
+      });
       const input = { request: forwarded, body: parsed, owner, ...(authInfo !== undefined && { authInfo }) };
       if (message.method === 'initialize' && sessionId === null) return legacy.open(input);
       if (sessionId !== null) return (await admit()) ?? legacy.serve(sessionId, input);
@@ -289,20 +289,65 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
-      const refusal = message.method === 'tools/call' ? options.admission?.check(owner || ANONYMOUS) : undefined;
-      if (refusal !== undefined) {
-        options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
-        const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
-        const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, message.id, data);
-        response.headers.set('retry-after', String(refusal.retryAfterSeconds));
-        return response;
+      const admission = message.method === 'tools/call' ? options.admission : undefined;
+      const refusal = admission?.check(owner || ANONYMOUS);
+      if (refusal !== undefined) return busy(refusal, message.id);
+      if (admission !== undefined) {
+        const limited = await admit();
+        if (limited !== undefined) return limited;
+        return serveAdmitted(admission, owner || ANONYMOUS, message.id, request, () =>
+          sdk.fetch(request, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) }),
+        );
       }
     }
-    return (await admit()) ?? sdk.fetch(forwarded, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+    // The SDK takes the parsed body and never reads the request's (already read here): the request itself goes on,
+    // with the client's signal, so a disconnect aborts the tool call's work (server/createServer.ts).
+    return (await admit()) ?? sdk.fetch(request, { parsedBody: parsed, ...(authInfo !== undefined && { authInfo }) });
+  }
+
+  function busy(refusal: AdmissionRefusal, id: unknown): Response {
+    options.logger.warn(`http: refused a tool call (${refusal.reason})`, 'http_busy');
+    const data = { reason: refusal.reason, retryAfterSeconds: refusal.retryAfterSeconds };
+    const response = jsonRpcError(refusal.status, SERVER_BUSY_CODE, refusal.message, id, data);
+    response.headers.set('retry-after', String(refusal.retryAfterSeconds));
+    return response;
+  }
+
+  /**
+   * A tool call takes its place here, before the SDK sees it: while it waits it holds only its parsed body (no
+   * server, no validation, no flow), and the place goes to the handler that serves it (`Admission.handOver`). It
+   * starts on a turn of the event loop of its own (`Admission.acquire`), after the requests already read (a
+   * `server/discover` among them is answered first).
+   */
+  async function serveAdmitted(
+    admission: Admission,
+    principal: string,
+    id: unknown,
+    request: Request,
+    serve: () => Promise<Response>,
+  ): Promise<Response> {
+    let release: () => void;
+    try {
+      release = await admission.acquire(principal, request.signal);
+    } catch (error) {
+      if (error instanceof ServerBusyError) return busy(error.refusal, id);
+      // The client went away while its call waited: nobody reads this answer.
+      return jsonRpcError(503, SERVER_BUSY_CODE, 'The call was abandoned by its client while it waited', id);
+    }
+    const expire = admission.handOver(request, release);
+    try {
+      return await serve();
+    } finally {
+      expire();
+    }
   }
 
   async function answer(request: Request): Promise<Response> {
-    const read = { consumed: request.body === null, release: () => {} };
+    // Without a body there is nothing left unread. Told by the method and the declared length, not `request.body`:
+    // on the Node adapter's request that builds a web stream and a full `Request` (transports/body.ts).
+    const bodiless =
+      request.method === 'GET' || request.method === 'HEAD' || request.headers.get('content-length') === '0';
+    const read = { consumed: bodiless, release: () => {} };
     const seen: { method?: string } = {};
     let response: Response;
     try {

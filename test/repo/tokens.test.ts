@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { capResultText } from '../../src/flows/summarizeRepo/prompts.js';
-import { countTokens, cutToTokens, fitsTokens, MAX_PIECE_CHARS, tokenizerPieces } from '../../src/repo/tokens.js';
+import {
+  countTokens,
+  cutToTokens,
+  fitsTokens,
+  keptCounts,
+  MAX_PIECE_CHARS,
+  tokenizerPieces,
+} from '../../src/repo/tokens.js';
 
 /** Counts event-loop turns (setImmediate callbacks) while `work` runs. */
 async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
@@ -99,5 +106,21 @@ describe('fitsTokens', () => {
         if (fits) expect(tokens).toBeLessThanOrEqual(limit);
       }
     }
+  });
+});
+
+describe('counts kept by digest', () => {
+  it('counts a text once, and a changed text anew', async () => {
+    keptCounts().clear();
+    const text = 'function add(a, b) {\n  return a + b;\n}\n';
+    const first = await countTokens(text);
+    expect(keptCounts().size).toBe(1);
+    expect(await countTokens(text)).toBe(first);
+    expect(keptCounts().size).toBe(1);
+    const changed = text.replace('a + b', 'a + b + c + d + e');
+    expect(await countTokens(changed)).toBeGreaterThan(first);
+    expect(keptCounts().size).toBe(2);
+    // The kept count is the count: the same text cut to its own count fits whole.
+    expect(await cutToTokens(text, first)).toEqual({ text, tokens: first });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { describeTools, listToolsResult } from '../../src/server/createServer.js';
+import { describeTools, toolsListResults } from '../../src/server/createServer.js';
 import { defineTool } from '../../src/flows/tool.js';
 
 const tool = (name: string) =>
@@ -22,11 +22,12 @@ describe('tools/list results', () => {
   it('share nothing: mutating one result changes neither the next nor the descriptors', () => {
     const descriptors = describeTools([tool('a')]);
     const pristine = JSON.stringify(descriptors);
-    const first = listToolsResult(descriptors);
+    const listTools = toolsListResults(descriptors);
+    const first = listTools();
     first.tools[0]!.name = 'mutated';
     (first.tools[0]!.inputSchema.properties as Record<string, unknown>)['x'] = { type: 'number' };
     first.tools.push(tool('z') as never);
-    const second = listToolsResult(descriptors);
+    const second = listTools();
     expect(JSON.stringify(second.tools)).toBe(pristine);
     expect(JSON.stringify(descriptors)).toBe(pristine);
   });

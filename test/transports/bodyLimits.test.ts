@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createBodyBudget } from '../../src/transports/body.js';
+import { createBodyBudget, readBodyCapped } from '../../src/transports/body.js';
 import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.js';
 import { meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -143,5 +143,31 @@ describe('the body budget', () => {
     expect(budget.inFlight).toBe(864 * 1024);
     budget.release(800 * 1024);
     expect(budget.inFlight).toBe(64 * 1024);
+  });
+});
+
+describe('a body of declared length', () => {
+  const post = (body: string, length: number) =>
+    new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-length': String(length) }, body });
+
+  it('is read whole, its declared bytes held in the budget until released', async () => {
+    const budget = createBodyBudget(1024);
+    const read = await readBodyCapped(post('{"a":1}', 7), 100, { budget });
+    expect(read.body).toEqual({ kind: 'ok', text: '{"a":1}' });
+    expect(budget.inFlight).toBe(7);
+    read.release();
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it('longer than declared is refused as too large, and nothing stays reserved', async () => {
+    const budget = createBodyBudget(1024);
+    const read = await readBodyCapped(post('x'.repeat(50), 10), 100, { budget });
+    expect(read.body).toEqual({ kind: 'too_large' });
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it('an invalid declared length is read as a stream, within the cap', async () => {
+    const read = await readBodyCapped(post('x'.repeat(150), -1), 100);
+    expect(read.body).toEqual({ kind: 'too_large' });
   });
 });

@@ -6,10 +6,16 @@ import { SAMPLING_ONLY_HINT } from '../../models/sources.js';
 import { printable } from '../../protocol/sanitize.js';
 import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { SamplingMissingRevision } from '../engine.js';
-import type { SummarizeRepoToolOptions } from './run.js';
+import type { runSummarizeRepo, SummarizeRepoToolOptions } from './run.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
 
 export type { SummarizeRepoToolOptions };
+
+/**
+ * The flow's module, imported at the first call and kept: an `import()` per call resolves the module again (a round
+ * trip to the loader's hooks thread, when hooks are registered as under `tsx`).
+ */
+let runModule: Promise<{ runSummarizeRepo: typeof runSummarizeRepo }> | undefined;
 
 /** Clients remembered for the once-per-client -32021 log line; past this many, the memory starts over. */
 const MAX_NOTED_CLIENTS = 1000;
@@ -52,7 +58,10 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, ctx) {
       // The flow, the engine and the repository reader load with the first call, not with the server.
-      const { runSummarizeRepo } = await import('./run.js');
+      const { runSummarizeRepo } = await (runModule ??= import('./run.js').catch((error: unknown) => {
+        runModule = undefined; // a failed load is tried again by the next call
+        throw error;
+      }));
       return runSummarizeRepo(options, args, ctx, (client, revision) =>
         onSamplingMissing(client, ctx.principal, revision),
       );

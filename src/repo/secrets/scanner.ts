@@ -13,6 +13,7 @@
 import type { SecretLintCoreConfig } from '@secretlint/types';
 
 import { kindOf } from './kinds.js';
+import { createScanCache, type ScanCache } from './scanCache.js';
 
 /** One finding: a half-open range of the scanned text and the kind of secret it holds. */
 export interface SecretFinding {
@@ -64,6 +65,14 @@ function narrowUrl(
 }
 
 let loaded: Promise<Lint> | undefined;
+
+/** The process's scans kept by digest (scanCache.ts). */
+const scans = createScanCache<SecretFinding>();
+
+/** The process's scan cache: how many scans it keeps (tests). */
+export function keptScans(): Pick<ScanCache<SecretFinding>, 'size' | 'clear'> {
+  return scans;
+}
 
 async function loadLint(): Promise<Lint> {
   const [{ lintSource }, { rules: presetRules }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] =
@@ -150,11 +159,16 @@ export function mergeFindings(text: string, findings: readonly SecretFinding[]):
 /** Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON). */
 export async function scanText(text: string, filePath = ''): Promise<SecretFinding[]> {
   if (text.length === 0) return [];
+  // The same text under the same name was scanned already: the same findings (scanCache.ts).
+  const kept = scans.get(text, filePath);
+  if (kept !== undefined) return kept;
   const lint = await (loaded ??= loadLint().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   }));
-  return mergeFindings(text, await lint(text, filePath));
+  const findings = mergeFindings(text, await lint(text, filePath));
+  scans.set(text, filePath, findings);
+  return findings;
 }
 
 /** `text` with every secret replaced by its marker, and what was replaced. */

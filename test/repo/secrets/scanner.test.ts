@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 
 import { describe, expect, it } from 'vitest';
 
-import { formatRedactionMarker, redactText, redactTexts } from '../../../src/repo/secrets/index.js';
+import { formatRedactionMarker, redactText, redactTexts, scanText } from '../../../src/repo/secrets/index.js';
 import { corpusSecrets, falsePositiveFiles, forbiddenStrings, ordinaryFiles, secretFiles } from './corpus.js';
 
 describe('redactText on the credential corpus', () => {
@@ -111,5 +111,23 @@ describe('redactText on the credential corpus', () => {
     const before = performance.getEntriesByType('mark').length;
     for (let index = 0; index < 50; index++) await redactText(`const a = ${index};\n`, `f${index}.ts`);
     expect(performance.getEntriesByType('mark').length).toBe(before);
+  });
+
+  it('a text scanned again gets the same findings, as its own copy, and another path is scanned for that path', async () => {
+    const text = ordinaryFiles()['src/db.ts']!;
+    const first = await scanText(text, 'src/db.ts');
+    expect(first.length).toBeGreaterThan(0);
+    first[0]!.kind = 'changed by a caller';
+    first[0]!.end = 0;
+    const again = await scanText(text, 'src/db.ts');
+    expect(again).not.toEqual(first);
+    expect(again[0]!.kind).not.toBe('changed by a caller');
+    expect(again[0]!.end).toBeGreaterThan(again[0]!.start);
+    // The file-type rules depend on the path: the remembered scan of one path is not another's.
+    const npmrc = secretFiles()['.npmrc']!;
+    const named = await redactText(npmrc, '.npmrc');
+    const unnamed = await redactText(npmrc, '');
+    expect(unnamed.text).not.toBe(named.text);
+    expect((await redactText(npmrc, '.npmrc')).text).toBe(named.text);
   });
 });
