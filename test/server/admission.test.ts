@@ -23,6 +23,17 @@ import { createTestFront } from '../helpers/servers.js';
 import { TempDirs, writeTree } from '../repo/fixture.js';
 
 const temp = new TempDirs();
+
+/** A work tree whose `git` never answers (it sleeps), so a call holds its place until it is cancelled. */
+async function repositoryWithHangingGit(): Promise<{ root: string; git: string }> {
+  const root = await temp.make();
+  await writeTree(root, { 'README.md': '# r\n' });
+  await mkdir(join(root, '.git'));
+  const bin = await temp.make('bin-');
+  await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
+  await chmod(join(bin, 'git'), 0o755);
+  return { root, git: join(bin, 'git') };
+}
 afterAll(() => temp.cleanup());
 
 describe('admission', () => {
@@ -85,15 +96,10 @@ describe('admission', () => {
 
 describe('admission over HTTP', () => {
   it('answers a tool call beyond the limits 429 with Retry-After while discover and tools/list stay served', async () => {
-    const root = await temp.make();
-    await writeTree(root, { 'README.md': '# r\n' });
-    await mkdir(join(root, '.git'));
-    const bin = await temp.make('bin-');
-    await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
-    await chmod(join(bin, 'git'), 0o755);
+    const { root, git } = await repositoryWithHangingGit();
     const front = createTestFront({
       root,
-      repository: { gitCommand: join(bin, 'git') },
+      repository: { gitCommand: git },
       admission: { maxConcurrent: 1, maxPerPrincipal: 1, maxQueued: 0 },
     });
     const call = (id: number, signal?: AbortSignal) => {
@@ -178,19 +184,14 @@ describe('admission defaults', () => {
 
 describe('admission in the HTTP front', () => {
   it('answers discover while calls are queued, hands each place to one call, and drops a waiting call whose client left', async () => {
-    const root = await temp.make();
-    await writeTree(root, { 'README.md': '# r\n' });
-    await mkdir(join(root, '.git'));
-    const bin = await temp.make('bin-');
-    await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
-    await chmod(join(bin, 'git'), 0o755);
+    const { root, git } = await repositoryWithHangingGit();
     const server = createModelInputServer({
       root,
       models: parseModelSpec('host'),
       keyRing: createEphemeralKeyRing(),
       logger: silentLogger,
       defaultPrincipal: ANONYMOUS,
-      repository: { gitCommand: join(bin, 'git') },
+      repository: { gitCommand: git },
       surveyCache: false,
       admission: { maxConcurrent: 1, maxQueued: 3, maxPerPrincipal: 10 },
     });
