@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
 import type { Ignore, PatternParams } from 'ignore';
@@ -49,8 +49,9 @@ export function rebasePattern(line: string, dir: string): string | undefined {
  */
 export function readIgnoreFile(absolute: string): string | undefined {
   // Most ignore files asked about do not exist: a failed open costs an exception, several times the cost of this
-  // check. (A file that appears right after it is read by the next call, as if this one had come a moment earlier.)
-  if (!existsSync(absolute)) return undefined;
+  // check, which never follows a final symbolic link (the open refuses one anyway). (A file that appears right after
+  // it is read by the next call, as if this one had come a moment earlier.)
+  if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
   let fd: number;
   try {
     fd = openSync(absolute, OPEN_FLAGS);

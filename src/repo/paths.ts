@@ -1,4 +1,5 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelInputError } from '../errors.js';
 
@@ -66,8 +67,7 @@ export async function resolveSubPath(root: string, subPath: string | undefined):
   if (normal === '') return '';
   let real: string;
   try {
-    // Blocking, like the root's own check (repository.ts): two calls, no round trip through the thread pool.
-    real = realpathSync.native(absoluteOf(root, normal));
+    real = await realpathUnder(root, normal);
   } catch {
     throw outsideRoot(subPath);
   }
@@ -80,4 +80,26 @@ export async function resolveSubPath(root: string, subPath: string | undefined):
   }
   if (!isDirectory) throw outsideRoot(subPath);
   return relativeToRoot(root, real);
+}
+
+/**
+ * The realpath of `relative` (a normalized path under `root`). Blocking when no segment of it is a symbolic link:
+ * then the call walks only the root's own directories, and two blocking calls cost far less than a round trip
+ * through libuv's thread pool. Through the thread pool otherwise: a link may lead anywhere (a stalled network
+ * mount included), and a walk there must never hold the event loop. Confinement is the caller's check, after.
+ */
+export async function realpathUnder(root: string, relative: string): Promise<string> {
+  const absolute = absoluteOf(root, relative);
+  return hasLinkedSegment(root, relative) ? realpath(absolute) : realpathSync.native(absolute);
+}
+
+/** Whether a segment of `relative` under `root` is a symbolic link or cannot be examined (`lstat` never follows). */
+function hasLinkedSegment(root: string, relative: string): boolean {
+  let at = root;
+  for (const segment of relative.split('/')) {
+    at = path.join(at, segment);
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (stats === undefined || stats.isSymbolicLink()) return true;
+  }
+  return false;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, realpath } from 'node:fs/promises';
 import { SAFE_OPEN_FLAGS } from './classify.js';
@@ -97,23 +97,19 @@ export async function openConfined(root: string, path: string, secretFiles: Secr
 }
 
 /**
- * {@link openConfined} in blocking calls, with the same checks: for the few files of one pick (at most a dozen,
- * each read within its budget), where four round trips through libuv's thread pool per file cost far more than the
- * calls themselves. The open never blocks (`O_NONBLOCK`, and a FIFO is refused by the `fstat` that follows).
+ * {@link openConfined} in blocking calls, with the same checks, for `real`, the realpath of `path` (paths.ts:
+ * `realpathUnder`, which resolves a path through a symbolic link off the event loop): for the few files of one pick
+ * (at most a dozen, each read within its budget), where round trips through libuv's thread pool per file cost far
+ * more than the calls themselves. The open never blocks (`O_NONBLOCK`, and a FIFO is refused by the `fstat` that
+ * follows), and `real` is checked to be inside the root before it is opened.
  */
 export function openConfinedSync(
   root: string,
   path: string,
+  real: string,
   secretFiles: SecretFileFilter,
 ): OpenedFileSync | { reason: SkipReason } {
   if (secretFiles.isSecret(path)) return { reason: 'secret_file' };
-  let real: string;
-  try {
-    // The same call as `fs/promises`' realpath (libuv's, the system's realpath).
-    real = realpathSync.native(absoluteOf(root, path));
-  } catch {
-    return { reason: 'unreadable' };
-  }
   const refused = confinementOf(root, real, secretFiles);
   if (refused !== undefined) return { reason: refused };
   let fd: number;

@@ -25,7 +25,7 @@ import { runGit, splitNul } from './gitProcess.js';
 import { createLimiter } from './limit.js';
 import type { DirectoryListing, ListOptions } from './listing.js';
 import { listDirectory } from './listing.js';
-import { normalizeRelPath, resolveSubPath, VCS_DIR_NAME } from './paths.js';
+import { normalizeRelPath, realpathUnder, resolveSubPath, VCS_DIR_NAME } from './paths.js';
 import { judgePath, type RulesByDirectory } from './pathCheck.js';
 import { createReadCursor, openConfinedSync, readFiles, readHeadSync, readTotals, showHead } from './reader.js';
 import { createSecretFileFilter, type SecretFileFilter } from './secrets/secretFiles.js';
@@ -266,7 +266,13 @@ class FsRepository implements Repository {
       if (!(await this.isListed(candidate, rules))) return undefined;
       ctx.signal?.throwIfAborted();
       // A pick's few files are opened and read in blocking calls (reader.ts: openConfinedSync), closed at once.
-      const opened = openConfinedSync(ctx.root, candidate, ctx.secretFiles);
+      let real: string;
+      try {
+        real = await realpathUnder(ctx.root, candidate);
+      } catch {
+        return undefined;
+      }
+      const opened = openConfinedSync(ctx.root, candidate, real, ctx.secretFiles);
       if ('reason' in opened) return undefined;
       let head: Buffer;
       try {
