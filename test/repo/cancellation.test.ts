@@ -1,5 +1,3 @@
-import { chmod, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,21 +10,14 @@ import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { gitProcessesRunning, MAX_GIT_PROCESSES, runGit } from '../../src/repo/gitProcess.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
-import { TempDirs, writeTree } from './fixture.js';
+import { repoWithFakeGit, TempDirs, writeTree } from './fixture.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
 /** A repository whose "git" hangs until it is killed, so a test can abort while git runs. */
-async function hangingGitRepo(): Promise<{ root: string; git: string }> {
-  const root = await temp.make();
-  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'a\n' });
-  await mkdir(join(root, '.git'));
-  const bin = await temp.make('bin-');
-  const git = join(bin, 'git');
-  await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
-  await chmod(git, 0o755);
-  return { root, git };
+function hangingGitRepo(): Promise<{ root: string; git: string }> {
+  return repoWithFakeGit(temp, { files: { 'README.md': '# r\n', 'src/a.ts': 'a\n' } });
 }
 
 async function until(condition: () => boolean): Promise<void> {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,6 +25,24 @@ export async function writeTree(root: string, files: Record<string, string | Uin
     await mkdir(path.dirname(absolute), { recursive: true });
     await writeFile(absolute, content);
   }
+}
+
+/**
+ * A work tree (its files, and a `.git` directory) served with a stand-in `git`: a shell script (by default one that
+ * hangs until it is killed, so a test can cancel or queue calls while git runs). `git` is the script's path.
+ */
+export async function repoWithFakeGit(
+  temp: TempDirs,
+  options: { files: Record<string, string | Uint8Array>; script?: string },
+): Promise<{ root: string; git: string }> {
+  const root = await temp.make();
+  await writeTree(root, options.files);
+  await mkdir(path.join(root, '.git'));
+  const bin = await temp.make('bin-');
+  const git = path.join(bin, 'git');
+  await writeFile(git, `#!/bin/sh\n${options.script ?? 'exec sleep 30'}\n`);
+  await chmod(git, 0o755);
+  return { root, git };
 }
 
 /** Creates a FIFO with `mkfifo`; returns false where that is not possible. */

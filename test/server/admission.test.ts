@@ -1,6 +1,3 @@
-import { chmod, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
@@ -20,19 +17,13 @@ import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing } from '../../src/state/index.js';
 import { mcpRequest, meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
-import { TempDirs, writeTree } from '../repo/fixture.js';
+import { repoWithFakeGit, TempDirs } from '../repo/fixture.js';
 
 const temp = new TempDirs();
 
 /** A work tree whose `git` never answers (it sleeps), so a call holds its place until it is cancelled. */
-async function repositoryWithHangingGit(): Promise<{ root: string; git: string }> {
-  const root = await temp.make();
-  await writeTree(root, { 'README.md': '# r\n' });
-  await mkdir(join(root, '.git'));
-  const bin = await temp.make('bin-');
-  await writeTree(bin, { git: '#!/bin/sh\nexec sleep 30\n' });
-  await chmod(join(bin, 'git'), 0o755);
-  return { root, git: join(bin, 'git') };
+function repositoryWithHangingGit(): Promise<{ root: string; git: string }> {
+  return repoWithFakeGit(temp, { files: { 'README.md': '# r\n' } });
 }
 afterAll(() => temp.cleanup());
 

@@ -1,5 +1,5 @@
 /** /healthz, /readyz and drain on the HTTP front (in-process), drain on a real socket, and metrics. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { listenHttp } from '../../src/transports/nodeHttp.js';
 import { gitProcessesRunning } from '../../src/repo/gitProcess.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { mcpRequest } from '../helpers/rawChannel.js';
-import { TempDirs, writeTree } from '../repo/fixture.js';
+import { repoWithFakeGit, TempDirs } from '../repo/fixture.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -63,18 +63,17 @@ afterAll(() => temp.cleanup());
 
 /** Our front on a small repository and a real socket, with `git` replaced by a script whose body is `script`. */
 async function listenWithGit(script: string) {
-  const bin = await temp.make('bin-');
-  await writeFile(path.join(bin, 'git'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  const root = await temp.make();
-  await writeTree(root, { 'README.md': '# r\n', 'src/a.ts': 'export const a = 1;\n' });
-  await mkdir(path.join(root, '.git'));
+  const { root, git } = await repoWithFakeGit(temp, {
+    files: { 'README.md': '# r\n', 'src/a.ts': 'export const a = 1;\n' },
+    script,
+  });
   const server = createModelInputServer({
     root,
     models: parseModelSpec('host'),
     keyRing: createEphemeralKeyRing(),
     logger: silentLogger,
     defaultPrincipal: 'anonymous',
-    repository: { gitCommand: path.join(bin, 'git') },
+    repository: { gitCommand: git },
     surveyCache: false,
   });
   return listenHttp(
