@@ -72,7 +72,7 @@ describe('rules file', () => {
     expect(await loadError('list.yaml', 'rules: allow\n')).toMatch(/rules must be a list/);
     expect(await loadError('empty.yaml', '')).toMatch(/must be a mapping with a rules list/);
     expect(await loadError('key.yaml', 'rules:\n  - decision: allow\n  - model: x\n    decision: deny\n')).toMatch(
-      /rule 2: unknown key 'model' \(allowed: server, tool, key, decision, maxTokens, tools\)/,
+      /rule 2: unknown key 'model' \(allowed: server, tool, key, decision, maxTokens, tools, contains, invisible\)/,
     );
     expect(await loadError('tools.yaml', 'rules:\n  - decision: allow\n    tools: read_file\n')).toMatch(
       /rule 1: tools must be a non-empty list of tool names/,
