@@ -16,6 +16,7 @@ import type {
 } from '@modelcontextprotocol/client';
 
 import { terminalSafe } from '../protocol/sanitize.js';
+import { sharedTerminalGate, type TerminalGate } from './terminalGate.js';
 import type { ConnectedServer } from './types.js';
 
 export interface TerminalElicitorOptions {
@@ -25,6 +26,8 @@ export interface TerminalElicitorOptions {
   output?: NodeJS.WritableStream;
   /** Ask even though input or output is not a TTY (tests); default: only when both are TTYs. */
   interactive?: boolean;
+  /** Held while a question is open (server stderr waits); default the process's. */
+  terminal?: TerminalGate;
 }
 
 export interface ElicitContext {
@@ -173,9 +176,20 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
     return { action: 'accept', content };
   }
 
+  const terminal = options.terminal ?? sharedTerminalGate();
+  async function held(params: ElicitRequestFormParams, context: ElicitContext): Promise<ElicitResult> {
+    if (!interactive) return { action: 'decline' };
+    const release = terminal.hold();
+    try {
+      return await elicit(params, context);
+    } finally {
+      release();
+    }
+  }
+
   let queue: Promise<unknown> = Promise.resolve();
   return (params, context) => {
-    const turn = queue.then(() => elicit(params, context));
+    const turn = queue.then(() => held(params, context));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -3,6 +3,16 @@
  * screen (the header, the page and the choices) fits its height — the header never scrolls away.
  */
 
+/** Where a piece of at most `room` points starting at `start` ends: before an escape (`⟨U+…⟩`) or after a space near the end. */
+function breakAt(points: readonly string[], start: number, room: number): number {
+  const end = start + room;
+  if (end >= points.length) return points.length;
+  for (let at = end; at > end - 12 && at > start + 1; at--) {
+    if (points[at] === '⟨' || points[at - 1] === ' ') return at;
+  }
+  return end;
+}
+
 /** `lines` hard-wrapped to `width` code points; a continuation keeps the line's indentation. */
 export function wrapLines(lines: readonly string[], width: number): string[] {
   const out: string[] = [];
@@ -14,10 +24,13 @@ export function wrapLines(lines: readonly string[], width: number): string[] {
       continue;
     }
     const indent = Math.min(/^ */.exec(line)?.[0].length ?? 0, Math.floor(max / 2));
-    out.push(points.slice(0, max).join(''));
+    let at = breakAt(points, 0, max);
+    out.push(points.slice(0, at).join(''));
     const room = max - indent - 2;
-    for (let at = max; at < points.length; at += room) {
-      out.push(`${' '.repeat(indent + 2)}${points.slice(at, at + room).join('')}`);
+    while (at < points.length) {
+      const end = breakAt(points, at, room);
+      out.push(`${' '.repeat(indent + 2)}${points.slice(at, end).join('')}`);
+      at = end;
     }
   }
   return out;
@@ -33,9 +46,9 @@ export function paginate(lines: readonly string[], height: number): string[][] {
 
 /**
  * Screen lines a dialog step takes besides its header and text: the note's frame (guide, title, two blank lines,
- * bottom) and the choice list's (guide, question, end), plus the line the cursor rests on.
+ * bottom) and the choice list's (guide, question, key help, end), plus the line the cursor rests on.
  */
-const FRAME_LINES = 9;
+const FRAME_LINES = 10;
 
 /** The lines left for a step's text on a terminal of `rows`, with `headerLines` of header and `choices` choices. */
 export function roomFor(rows: number, headerLines: number, choices: number): number {
