@@ -214,7 +214,8 @@ export function decideByRules(rules: readonly ApprovalRule[], round: ApprovalRou
     const rule = rules[index];
     if (rule === undefined) return { kind: 'deny', reason: noMatchReason(rules, round, key, request.key) };
     if (rule.decision === 'deny') {
-      return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}${contentNote(rule, content())}` };
+      const note = rule.contains === undefined && rule.invisible === undefined ? '' : contentNote(rule, content());
+      return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}${note}` };
     }
     if (rule.maxTokens !== undefined && request.params.maxTokens > rule.maxTokens) {
       return {
