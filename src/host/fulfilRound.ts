@@ -304,7 +304,11 @@ export async function fulfilRound(
   for (const request of valid) {
     if (request.method === 'elicitation/create') {
       if (policies.elicit === undefined) throw new Error('elicitation passed the gate without an elicitor');
-      const answer = await policies.elicit(request.params, { server: position.server, tool: position.tool });
+      const answer = await policies.elicit(request.params, {
+        server: position.server,
+        tool: position.tool,
+        ...(policies.signal !== undefined && { signal: policies.signal }),
+      });
       policies.audit.record({ ...auditBase(position, request), decision: 'fulfilled', reason: answer.action });
       responses[request.key] = answer;
     } else if (request.method === 'roots/list') {
