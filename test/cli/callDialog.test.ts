@@ -83,6 +83,7 @@ function lastFrame(screen: string, title: string, lastChoice: string): string[] 
   const start = screen.lastIndexOf(title);
   const choice = screen.indexOf(lastChoice, start);
   const end = screen.indexOf('└', choice);
+  expect(start >= 0 && choice > start && end > choice).toBe(true);
   return screen.slice(start, end + 1).split('\n');
 }
 
@@ -139,6 +140,7 @@ describe('call: the approval dialog shows what the model will read', () => {
     const work = await workDir('twelve');
     const pty = hostile('twelve', work);
     await dialogOpen(pty);
+    await pty.waitFor('Enter: confirm');
     const title = 'Model use requested: 12 sampling requests';
     expect(lastFrame(pty.output(), title, 'Deny').length).toBeLessThanOrEqual(ROWS);
     pty.write(DOWN + DOWN + DOWN + ENTER);
@@ -146,6 +148,7 @@ describe('call: the approval dialog shows what the model will read', () => {
     for (let page = 1; page <= 40; page++) {
       await pty.waitFor(`page ${page}/`);
       await pty.waitFor('Back to the decision');
+      await pty.waitFor('Enter: confirm');
       pages = page;
       const frame = lastFrame(pty.output(), title, 'Back to the decision');
       expect(frame.length).toBeLessThanOrEqual(ROWS);
