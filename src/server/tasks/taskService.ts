@@ -185,7 +185,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       const asked = Object.entries(result.inputRequests ?? {});
       if (asked.length === 0) {
         // A round with state and no question: run again at once from the new state.
-        requeue = `${taskId}:s${current.runs}`;
+        requeue = `${taskId}.s${current.runs}`;
         return { ...current, ...(requestState !== undefined && { requestState }), lastUpdatedAtMs: now() };
       }
       const round = current.round + 1;
@@ -237,7 +237,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         throw new ProtocolError(ProtocolErrorCode.InternalError, TOO_MANY_TASKS_MESSAGE);
       }
       reached('working');
-      await queue.enqueue(record.taskId, `${record.taskId}:r0`);
+      await queue.enqueue(record.taskId, `${record.taskId}.r0`);
       return { resultType: 'task', ...taskView(record) };
     },
     async get(owner, taskId) {
@@ -275,7 +275,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       });
       if (ready) {
         reached('working');
-        await queue.enqueue(taskId, `${taskId}:r${round}`);
+        await queue.enqueue(taskId, `${taskId}.r${round}`);
       }
     },
     async cancel(owner, taskId) {
