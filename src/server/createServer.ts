@@ -247,7 +247,10 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
 }
 
 /** Runs a task's tool once, as the principal that created it, from the state and answers its record holds. */
-function taskExecutor(byName: ReadonlyMap<string, AnyToolDefinition>, limits: PrincipalLimits | undefined): TaskExecutor {
+function taskExecutor(
+  byName: ReadonlyMap<string, AnyToolDefinition>,
+  limits: PrincipalLimits | undefined,
+): TaskExecutor {
   return async (record, run) => {
     const tool = byName.get(record.tool);
     if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${record.tool}`);
