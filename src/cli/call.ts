@@ -33,11 +33,14 @@ export const CALL_EXIT = {
   denied: 3,
   policyStop: 4,
   protocolError: 5,
+  /** Ctrl-C (or the task cancelled): the shell's code for a process ended by SIGINT. */
+  cancelled: 130,
 } as const;
 
 export function exitCodeForHostError(error: HostError): number {
   if (error.code === 'approval_denied') return CALL_EXIT.denied;
   if (error.code === 'protocol_error') return CALL_EXIT.protocolError;
+  if (error.code === 'cancelled') return CALL_EXIT.cancelled;
   return CALL_EXIT.policyStop;
 }
 
