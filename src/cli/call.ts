@@ -106,6 +106,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     audit: { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
+    'no-tasks': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -142,14 +143,30 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
+    ...(values['no-tasks'] === true && { tasks: false }),
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
+  // Ctrl-C ends the call (a task is sent tasks/cancel) instead of the process, once; a second one is the default.
+  const interrupt = new AbortController();
+  const onInterrupt = (): void => {
+    process.off('SIGINT', onInterrupt);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     const connection = await host.connect(target);
     try {
+      let lastStatus = '';
       const outcome = await connection.callTool(tool, args, {
+        signal: interrupt.signal,
         onRound: (round, keys) =>
           logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
+        onTask: (task) => {
+          // One line per change: a task polled every second says nothing new most of the time.
+          const line = `task ${task.status}${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`;
+          if (line !== lastStatus) logger.info(terminalSafe(line, MAX_LINE_CHARS));
+          lastStatus = line;
+        },
       });
       if (outcome.declined !== undefined) {
         const how =
@@ -171,6 +188,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     }
     return exitCodeForHostError(error);
   } finally {
+    process.off('SIGINT', onInterrupt);
     await audit.close();
   }
 }

@@ -251,6 +251,9 @@ Options:
   --audit FILE               append one JSON line per model request to FILE ('-' for stderr);
                              never prompt or response text
   --root DIR                 repeatable: answer roots/list with these directories (declares roots)
+  --no-tasks                 do not declare the tasks extension (io.modelcontextprotocol/tasks); by
+                             default a server may run the call as a task, which is polled at the
+                             server's interval (its status on stderr) and cancelled on Ctrl-C
   --trace                    one stderr line per protocol message (ids, methods, keys, sizes)
   --json                     print {result, rounds, usage} as JSON
   -h, --help                 show this help
@@ -260,7 +263,7 @@ Elicitation (form mode) is declared, and answered at the terminal, only when std
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
 3 denied (the approval said no), 4 stopped by a host policy (capability, validation, round cap,
 budget, rate limit, response size, state size) or the host's model failed, 5 protocol or
-connection error.`;
+connection error, 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
 
 export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--json]
 

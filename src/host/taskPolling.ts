@@ -64,6 +64,8 @@ export async function driveTask(drive: TaskDrive): Promise<{
   const { name, channel, call } = drive;
   const taskId = drive.task.taskId;
   const signal = call.signal;
+  // Read afresh each time: the signal may fire while a round is answered.
+  const aborted = (): boolean => signal?.aborted === true;
   const request = async (method: 'tasks/get' | 'tasks/update', params: Record<string, unknown>): Promise<unknown> => {
     try {
       return await channel.request(method, { taskId, ...params });
@@ -83,7 +85,7 @@ export async function driveTask(drive: TaskDrive): Promise<{
       status: current.status,
       ...(current.statusMessage !== undefined && { statusMessage: current.statusMessage }),
     });
-    if (signal?.aborted === true) {
+    if (aborted()) {
       await cancel();
       throw new HostError('cancelled', `${name}: cancelled; tasks/cancel sent for task ${taskId}`);
     }
@@ -131,7 +133,7 @@ export async function driveTask(drive: TaskDrive): Promise<{
           } catch (error) {
             // A refused round ends the task too: nobody will answer it.
             await cancel();
-            if (signal?.aborted === true) {
+            if (aborted()) {
               throw new HostError('cancelled', `${name}: cancelled; tasks/cancel sent for task ${taskId}`);
             }
             throw error;
