@@ -64,8 +64,8 @@ describe('createHost and tasks', () => {
       expect(outcome.rounds).toBe(2);
       expect((outcome.result.structuredContent as { files: unknown[] }).files.length).toBeGreaterThan(0);
       expect(approver.rounds.map((round) => round.requests.map((request) => request.key))).toEqual([
-        ['r1.pick_files'],
-        ['r2.summary'],
+        ['pick_files'],
+        ['summary'],
       ]);
       expect(statuses[0]).toBe('working');
       expect(statuses).toContain('input_required');

@@ -44,10 +44,14 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /** The tool's own sealed state between its rounds (kept here, never sent to the client). */
   requestState?: string;
-  /** How many times the task has asked for input; task input keys are `r<round>.<key>`, unique over its life. */
+  /** How many times the task has asked for input. */
   round: number;
+  /** Every task input key issued so far (never issued twice). */
+  usedKeys?: string[];
   /** Outstanding requests while `input_required`, keyed by task input key. */
   inputRequests?: Record<string, InputRequest>;
+  /** The tool's own key for each outstanding task input key. */
+  toolKeys?: Record<string, string>;
   /** Answers received so far for the outstanding requests, keyed by the tool's own key. */
   responses?: Record<string, unknown>;
   result?: CallToolResult;
@@ -58,15 +62,21 @@ export interface TaskRecord {
   runs: number;
 }
 
-/** The task input key for one of the tool's keys in a given round. */
-export function taskInputKey(round: number, key: string): string {
-  return `r${round}.${key}`;
-}
-
-/** The tool's own key back from a task input key of `round`, or undefined for a key of another round. */
-export function toolInputKey(round: number, taskKey: string): string | undefined {
-  const prefix = `r${round}.`;
-  return taskKey.startsWith(prefix) ? taskKey.slice(prefix.length) : undefined;
+/**
+ * The task input keys for one round's tool keys: the tool's own key while the task has not used it before (so a
+ * host shows `pick_files`, not a made-up name), else `KEY#N` — every key unique over the task's life (SEP-2663).
+ * Returns task key -> tool key.
+ */
+export function taskInputKeys(toolKeys: readonly string[], used: readonly string[]): Record<string, string> {
+  const taken = new Set(used);
+  const keys = Object.create(null) as Record<string, string>;
+  for (const key of toolKeys) {
+    let taskKey = key;
+    for (let n = 2; taken.has(taskKey); n++) taskKey = `${key}#${n}`;
+    taken.add(taskKey);
+    keys[taskKey] = key;
+  }
+  return keys;
 }
 
 /** `Task` plus its status-specific field (`DetailedTask`), as `tasks/get` answers and `CreateTaskResult` starts. */

@@ -20,9 +20,8 @@ import type { Logger } from '../../logger.js';
 import { describeInternalError } from '../internalErrors.js';
 import {
   isTerminal,
-  taskInputKey,
+  taskInputKeys,
   taskView,
-  toolInputKey,
   type TaskError,
   type TaskRecord,
   type TaskStatus,
@@ -117,6 +116,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     const next: TaskRecord = { ...record, ...fields, status, lastUpdatedAtMs: now() };
     if (status !== 'input_required') {
       delete next.inputRequests;
+      delete next.toolKeys;
       delete next.responses;
     }
     if (isTerminal(status)) delete next.requestState;
@@ -189,11 +189,18 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         return { ...current, ...(requestState !== undefined && { requestState }), lastUpdatedAtMs: now() };
       }
       const round = current.round + 1;
+      const toolKeys = taskInputKeys(
+        asked.map(([key]) => key),
+        current.usedKeys ?? [],
+      );
+      const byToolKey = new Map(asked);
       const inputRequests = Object.create(null) as Record<string, InputRequest>;
-      for (const [key, request] of asked) inputRequests[taskInputKey(round, key)] = request;
+      for (const [taskKey, key] of Object.entries(toolKeys)) inputRequests[taskKey] = byToolKey.get(key) as InputRequest;
       const next = settle(current, 'input_required', {
         round,
         inputRequests,
+        toolKeys,
+        usedKeys: [...(current.usedKeys ?? []), ...Object.keys(toolKeys)],
         responses: {},
         statusMessage: `Waiting for input: ${asked.map(([key]) => key).join(', ')}`,
       });
@@ -253,24 +260,20 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         let taken = 0;
         for (const [taskKey, response] of Object.entries(inputResponses)) {
           // Keys not outstanding (never issued, answered already, another round's) are ignored (SEP-2663).
-          const key = toolInputKey(current.round, taskKey);
-          if (key === undefined || !Object.hasOwn(current.inputRequests, taskKey) || Object.hasOwn(responses, key)) {
-            continue;
-          }
+          const key = Object.hasOwn(current.toolKeys ?? {}, taskKey) ? current.toolKeys?.[taskKey] : undefined;
+          if (key === undefined || Object.hasOwn(responses, key)) continue;
           responses[key] = response;
           taken++;
         }
         if (taken === 0) return undefined;
-        const outstanding = Object.keys(current.inputRequests).filter((taskKey) => {
-          const key = toolInputKey(current.round, taskKey);
-          return key === undefined || !Object.hasOwn(responses, key);
-        });
+        const outstanding = Object.values(current.toolKeys ?? {}).filter((key) => !Object.hasOwn(responses, key));
         if (outstanding.length > 0) return { ...current, responses, lastUpdatedAtMs: now() };
         ready = true;
         round = current.round;
         const next: TaskRecord = { ...current, responses, status: 'working', lastUpdatedAtMs: now() };
         next.statusMessage = 'Answers received; working';
         delete next.inputRequests;
+        delete next.toolKeys;
         return next;
       });
       if (ready) {

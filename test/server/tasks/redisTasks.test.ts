@@ -94,8 +94,8 @@ describe.skipIf(skip)('tasks across a fleet on Redis', () => {
       const seen = (await rpc(b.port, 'tasks/get', { taskId: created.taskId }))['result'];
       expect(seen.taskId).toBe(created.taskId);
       const asking = await waitForStatus(b.port, created.taskId, 'input_required');
-      expect(Object.keys(asking.inputRequests)).toEqual(['r1.q1']);
-      await rpc(b.port, 'tasks/update', { taskId: created.taskId, inputResponses: { 'r1.q1': answer } });
+      expect(Object.keys(asking.inputRequests)).toEqual(['q1']);
+      await rpc(b.port, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
       const done = await waitForStatus(a.port, created.taskId, 'completed');
       expect(done.result.content[0].text).toBe('answered: forty-two');
     } finally {
@@ -113,7 +113,7 @@ describe.skipIf(skip)('tasks across a fleet on Redis', () => {
       const created = (await rpc(a.port, 'tools/call', { name: 'ask_once', arguments: { topic: 'y' } }))['result'];
       const asking = await waitForStatus(a.port, created.taskId, 'input_required');
       const questions = Object.keys(asking.inputRequests);
-      await rpc(a.port, 'tasks/update', { taskId: created.taskId, inputResponses: { 'r1.q1': answer } });
+      await rpc(a.port, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
       // A is now running the task's second run, which hangs: kill it there.
       for (let i = 0; i < 300; i++) {
         if ((await readFile(marker, 'utf8').catch(() => undefined)) !== undefined) break;
@@ -126,7 +126,7 @@ describe.skipIf(skip)('tasks across a fleet on Redis', () => {
       const done = await waitForStatus(b.port, created.taskId, 'completed');
       expect(done.result.content[0].text).toBe('answered: forty-two');
       // One question over the task's whole life: the resumed run took the answer from the record.
-      expect(questions).toEqual(['r1.q1']);
+      expect(questions).toEqual(['q1']);
     } finally {
       await a.kill();
       await b?.kill();

@@ -86,8 +86,8 @@ describe('tasks extension', () => {
 
     const first = (await settled(front, task.taskId))['result'];
     expect(first).toMatchObject({ resultType: 'complete', status: 'input_required' });
-    expect(Object.keys(first.inputRequests)).toEqual(['r1.pick_files']);
-    expect(first.inputRequests['r1.pick_files'].method).toBe('sampling/createMessage');
+    expect(Object.keys(first.inputRequests)).toEqual(['pick_files']);
+    expect(first.inputRequests['pick_files'].method).toBe('sampling/createMessage');
     // The client never sees the tool's sealed state.
     expect(JSON.stringify(first)).not.toContain('requestState');
 
@@ -96,16 +96,16 @@ describe('tasks extension', () => {
         await rpc(front, 'tasks/update', {
           taskId: task.taskId,
           inputResponses: {
-            'r1.pick_files': answer('["README.md","package.json"]'),
+            pick_files: answer('["README.md","package.json"]'),
           },
         })
       )['result'],
     ).toMatchObject({ resultType: 'complete' });
     const second = (await settled(front, task.taskId))['result'];
     expect(second.status).toBe('input_required');
-    expect(Object.keys(second.inputRequests)).toEqual(['r2.summary']);
+    expect(Object.keys(second.inputRequests)).toEqual(['summary']);
 
-    await rpc(front, 'tasks/update', { taskId: task.taskId, inputResponses: { 'r2.summary': answer('A widget.') } });
+    await rpc(front, 'tasks/update', { taskId: task.taskId, inputResponses: { summary: answer('A widget.') } });
     const done = (await settled(front, task.taskId))['result'];
     expect(done.status).toBe('completed');
     expect(done.result.structuredContent.summary).toContain('A widget.');
@@ -146,7 +146,7 @@ describe('tasks extension', () => {
     const update = await rpc(
       front,
       'tasks/update',
-      { taskId, inputResponses: { 'r1.pick_files': answer('[]') } },
+      { taskId, inputResponses: { pick_files: answer('[]') } },
       {
         token: 'token-bob',
       },
@@ -168,16 +168,16 @@ describe('tasks extension', () => {
     await settled(front, taskId);
     const ignored = await rpc(front, 'tasks/update', {
       taskId,
-      inputResponses: { pick_files: answer('["README.md"]'), 'r2.summary': answer('too early') },
+      inputResponses: { summary: answer('too early'), 'pick_files#2': answer('[]'), __proto__x: answer('[]') },
     });
     expect(ignored['result']).toMatchObject({ resultType: 'complete' });
     const still = (await rpc(front, 'tasks/get', { taskId }))['result'];
     expect(still.status).toBe('input_required');
-    expect(Object.keys(still.inputRequests)).toEqual(['r1.pick_files']);
+    expect(Object.keys(still.inputRequests)).toEqual(['pick_files']);
 
     await rpc(front, 'tasks/cancel', { taskId });
     expect((await rpc(front, 'tasks/get', { taskId }))['result'].status).toBe('cancelled');
-    const late = await rpc(front, 'tasks/update', { taskId, inputResponses: { 'r1.pick_files': answer('[]') } });
+    const late = await rpc(front, 'tasks/update', { taskId, inputResponses: { pick_files: answer('[]') } });
     expect(late['result']).toMatchObject({ resultType: 'complete' });
     expect((await rpc(front, 'tasks/get', { taskId }))['result'].status).toBe('cancelled');
     await front.close();
@@ -189,7 +189,7 @@ describe('tasks extension', () => {
     const taskId = (await rpc(front, 'tools/call', { name: 'summarize_repo', arguments: {} }))['result'].taskId;
     await settled(front, taskId);
     // An answer that is not a sampling result: the flow's -32602.
-    await rpc(front, 'tasks/update', { taskId, inputResponses: { 'r1.pick_files': { nonsense: true } } });
+    await rpc(front, 'tasks/update', { taskId, inputResponses: { pick_files: { nonsense: true } } });
     const failed = (await settled(front, taskId))['result'];
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe(-32602);
@@ -214,5 +214,16 @@ describe('tasks extension', () => {
     });
     await front.close();
     await tasks.close();
+  });
+});
+
+describe('task input keys', () => {
+  it("keep the tool's own key while it is new to the task, and never issue a key twice", async () => {
+    const { taskInputKeys } = await import('../../../src/server/tasks/taskRecord.js');
+    expect(taskInputKeys(['pick_files'], [])).toEqual({ pick_files: 'pick_files' });
+    expect(taskInputKeys(['explore', 'summary'], ['explore', 'explore#2'])).toEqual({
+      'explore#3': 'explore',
+      summary: 'summary',
+    });
   });
 });
