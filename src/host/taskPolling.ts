@@ -26,7 +26,11 @@ const DEFAULT_FOLLOW_MS = 3_600_000;
 export interface TaskDrive {
   name: string;
   task: ServerTask;
-  call: { signal?: AbortSignal; onTask?: (task: { status: string; statusMessage?: string }) => void };
+  call: {
+    signal?: AbortSignal;
+    onRound?: (round: number, keys: string[]) => void;
+    onTask?: (task: { status: string; statusMessage?: string }) => void;
+  };
   policies: RoundPolicies;
   approval: CallApproval;
   checkOutput(result: CallToolResult): void;
@@ -139,6 +143,7 @@ export async function driveTask(drive: TaskDrive): Promise<{
             throw error;
           }
           for (const key of Object.keys(fresh)) answered.add(key);
+          call.onRound?.(rounds, Object.keys(fresh));
           await request('tasks/update', { inputResponses: responses });
           break;
         }
