@@ -227,3 +227,43 @@ describe('task input keys', () => {
     });
   });
 });
+
+describe('a burst of tasks', () => {
+  it('1,000 calls at once: each is a task that completes, or refused with a documented answer; the store stays bounded', async () => {
+    const store = createMemoryTaskStore({ maxOpenPerPrincipal: 32, maxRetainedPerPrincipal: 256 });
+    const tasks = createTaskService({ store, queue: createLocalTaskQueue(), logger: silentLogger, pollIntervalMs: 20 });
+    const front = createTestFront({ root: repo.root, model: 'builtin', tasks });
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 1000 }, async (_, index) => {
+          const response = await front.fetch(
+            mcpRequest('http://localhost/mcp', {
+              jsonrpc: '2.0',
+              id: `burst-${index}`,
+              method: 'tools/call',
+              params: { name: 'summarize_repo', arguments: {}, _meta: meta(TASK_CAPS) },
+            }),
+          );
+          return { status: response.status, body: response.status === 200 ? await response.json() : undefined };
+        }),
+      );
+      const created = replies.flatMap((reply) =>
+        reply.body?.result?.resultType === 'task' ? [reply.body.result] : [],
+      );
+      const overCap = replies.filter((reply) => reply.body?.error?.message?.includes('Too many open tasks'));
+      const busy = replies.filter((reply) => reply.status === 503 || reply.status === 429);
+      expect(created.length + overCap.length + busy.length).toBe(1000);
+      expect(created.length).toBeGreaterThan(0);
+      for (const task of created) {
+        const done = (await settled(front, task.taskId))['result'];
+        expect(done.status).toBe('completed');
+      }
+      const counts = await tasks.counts();
+      const kept = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      expect(kept).toBeLessThanOrEqual(256);
+    } finally {
+      await front.close();
+      await tasks.close();
+    }
+  });
+});
