@@ -61,9 +61,17 @@ export function createMemoryTaskStore(caps: TaskCaps = DEFAULT_TASK_CAPS, now: (
       const record = live(id);
       return record === undefined ? [] : [record];
     });
+  // Tasks of principals that never come back are dropped by a sweep, at most once a minute, when a task is created.
+  let lastSweep = now();
+  const sweep = (): void => {
+    if (now() - lastSweep < 60_000) return;
+    lastSweep = now();
+    for (const id of [...tasks.keys()]) live(id);
+  };
   return {
     kind: 'memory',
     async create(record) {
+      sweep();
       const owned = ownedBy(record.owner);
       if (owned.filter((task) => !isTerminal(task.status)).length >= caps.maxOpenPerPrincipal) return false;
       const finished = owned.filter((task) => isTerminal(task.status)).sort((a, b) => a.createdAtMs - b.createdAtMs);
