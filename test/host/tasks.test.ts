@@ -13,7 +13,7 @@ import type { Approver } from '../../src/host/types.js';
 import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { silentLogger } from '../../src/logger.js';
 import { createLocalTaskQueue } from '../../src/server/tasks/taskQueue.js';
-import { createTaskService, type TaskService } from '../../src/server/tasks/taskService.js';
+import { createTaskService } from '../../src/server/tasks/taskService.js';
 import { createMemoryTaskStore } from '../../src/server/tasks/taskStore.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { createTestFront } from '../helpers/servers.js';

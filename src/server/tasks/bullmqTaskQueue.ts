@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 
+import type * as BullMQ from 'bullmq';
 import type { Queue as BullQueue, Worker as BullWorker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -27,7 +28,7 @@ export interface BullmqTaskQueueOptions {
 const requireCjs = createRequire(import.meta.url);
 
 export function createBullmqTaskQueue(options: BullmqTaskQueueOptions): TaskQueue {
-  const { Queue, Worker } = requireCjs('bullmq') as typeof import('bullmq');
+  const { Queue, Worker } = requireCjs('bullmq') as typeof BullMQ;
   const { Redis: RedisClient } = requireCjs('ioredis') as { Redis: typeof Redis };
   const name = options.name ?? 'mmi-tasks';
   const prefix = options.prefix ?? 'mmi:bull';

@@ -18,14 +18,7 @@ import {
 
 import type { Logger } from '../../logger.js';
 import { describeInternalError } from '../internalErrors.js';
-import {
-  isTerminal,
-  taskInputKeys,
-  taskView,
-  type TaskError,
-  type TaskRecord,
-  type TaskStatus,
-} from './taskRecord.js';
+import { isTerminal, taskInputKeys, taskView, type TaskError, type TaskRecord, type TaskStatus } from './taskRecord.js';
 import type { TaskQueue } from './taskQueue.js';
 import type { TaskStore } from './taskStore.js';
 
@@ -195,7 +188,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       );
       const byToolKey = new Map(asked);
       const inputRequests = Object.create(null) as Record<string, InputRequest>;
-      for (const [taskKey, key] of Object.entries(toolKeys)) inputRequests[taskKey] = byToolKey.get(key) as InputRequest;
+      for (const [taskKey, key] of Object.entries(toolKeys))
+        inputRequests[taskKey] = byToolKey.get(key) as InputRequest;
       const next = settle(current, 'input_required', {
         round,
         inputRequests,
