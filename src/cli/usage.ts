@@ -103,8 +103,8 @@ Options:
   --task-ttl SECONDS         how long a task and its result are kept after it was created, 60-604800
                              (default: 3600)
   --max-tasks-per-principal N
-                             unfinished tasks one principal may have, 1-10000; a new task beyond it is
-                             refused with -32603 (default: 32)
+                             unfinished tasks one principal may have, 1-10000; beyond it a call runs
+                             as an ordinary (non-task) call (default: 32)
   --rate-limit N             tool calls per principal per minute, across every instance on --store,
                              1-1000000; over it: HTTP 429 with Retry-After (stdio: an isError result)
   --principal-token-budget N server-owned model tokens per principal per day, across the store,

@@ -51,8 +51,9 @@ function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefine
 
 /**
  * A new `tools/call` (no state, no answers) of a tool that allows tasks, from a request that declared the
- * extension, becomes a task; one of a tool that needs a task, from a request that did not, is -32021.
- * Undefined: run the call as usual.
+ * extension, becomes a task — unless its principal holds its cap of unfinished tasks: the client declared that it
+ * takes either answer, so the call then runs as an ordinary one and the store does not grow. A call of a tool that
+ * needs a task, from a request that did not declare the extension, is -32021. Undefined: run the call as usual.
  */
 export async function callAsTask(
   tasks: TaskService,
@@ -75,11 +76,18 @@ export async function callAsTask(
   }
   const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as
     { name?: unknown } | undefined;
-  return tasks.create({
+  const created = await tasks.create({
     owner: principal,
     tool: tool.name,
     arguments: args,
     capabilities: declared,
     ...(typeof info?.name === 'string' && { clientName: info.name }),
   });
+  if (created === undefined && support === 'always') {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Too many unfinished tasks for this principal: ${tool.name} runs only as a task; wait for one to finish, or cancel one (tasks/cancel)`,
+    );
+  }
+  return created;
 }

@@ -60,8 +60,11 @@ export interface NewTask {
 }
 
 export interface TaskService {
-  /** Stores the task and queues its first run; resolves to the `CreateTaskResult` once `tasks/get` would find it. */
-  create(task: NewTask): Promise<Record<string, unknown>>;
+  /**
+   * Stores the task and queues its first run; resolves to the `CreateTaskResult` once `tasks/get` would find it, or
+   * to undefined when the principal already has its cap of unfinished tasks (the call then runs as an ordinary one).
+   */
+  create(task: NewTask): Promise<Record<string, unknown> | undefined>;
   get(owner: string, taskId: string): Promise<Record<string, unknown>>;
   update(owner: string, taskId: string, inputResponses: Record<string, unknown>): Promise<void>;
   cancel(owner: string, taskId: string): Promise<void>;
@@ -70,9 +73,6 @@ export interface TaskService {
   counts(): Promise<Record<TaskStatus, number>>;
   close(): Promise<void>;
 }
-
-export const TOO_MANY_TASKS_MESSAGE =
-  'Too many open tasks for this principal: wait for one to finish, or cancel one (tasks/cancel), then call again';
 
 function notFound(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 64)}`);
@@ -235,7 +235,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         runs: 0,
       };
       if (!(await store.create(record))) {
-        throw new ProtocolError(ProtocolErrorCode.InternalError, TOO_MANY_TASKS_MESSAGE);
+        logger.info(`tasks: ${task.owner} holds its cap of unfinished tasks; ${task.tool} runs as an ordinary call`);
+        return undefined;
       }
       reached('working');
       await queue.enqueue(record.taskId, `${record.taskId}.r0`);

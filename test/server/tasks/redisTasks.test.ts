@@ -4,13 +4,15 @@
  * (BullMQ's stalled-job check) from its record, without asking its model question again.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { nginxConfig } from '../../../scripts/fleet/nginxConfig.js';
+import { accepts, freePort, startProcess, type Started } from '../../../scripts/fleet/processes.js';
 import { TASKS_EXTENSION } from '../../../src/server/tasks/taskRecord.js';
 import { meta, VERSION_2026 } from '../../helpers/rawChannel.js';
 import { missingBinaries, startRedis, type TestRedis } from '../../helpers/redis.js';
@@ -18,10 +20,11 @@ import { missingBinaries, startRedis, type TestRedis } from '../../helpers/redis
 // Relative to the repository root, where vitest runs.
 const FIXTURE = path.resolve('test/fixtures/taskInstanceMain.mjs');
 const CAPS = { sampling: {}, extensions: { [TASKS_EXTENSION]: {} } };
-const skip = missingBinaries('redis-server').length > 0;
+const skip = missingBinaries('redis-server', 'nginx').length > 0;
 
 interface Instance {
   port: number;
+  pid: number | undefined;
   kill(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ async function startInstance(env: Record<string, string> = {}): Promise<Instance
   });
   return {
     port: Number(line.split(' ')[1]),
+    pid: child.pid,
     kill: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -74,7 +78,8 @@ async function rpc(port: number, method: string, params: Record<string, unknown>
 
 async function waitForStatus(port: number, taskId: string, status: string): Promise<Record<string, any>> {
   for (let i = 0; i < 300; i++) {
-    const task = (await rpc(port, 'tasks/get', { taskId }))['result'];
+    // Through nginx a request that reached the killed instance is a 502 (not JSON): poll again.
+    const task = (await rpc(port, 'tasks/get', { taskId }).catch(() => ({}) as Record<string, any>))['result'];
     if (task?.status === status) return task;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -104,32 +109,51 @@ describe.skipIf(skip)('tasks across a fleet on Redis', () => {
     }
   });
 
-  it('resumes on another instance after the one running it is killed with SIGKILL, asking nothing twice', async () => {
+  it('behind nginx: the instance running a task is killed with SIGKILL; the other resumes it, asking nothing twice', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mmi-task-kill-'));
     const marker = path.join(dir, 'hanging');
-    const a = await startInstance({ HANG: '1', MARKER: marker });
-    let b: Instance | undefined;
+    const balancerPort = await freePort();
+    const env = { HANG: '1', MARKER: marker, ALLOW_HOST: `127.0.0.1:${balancerPort}` };
+    const instances = [await startInstance(env), await startInstance(env)];
+    let nginx: Started | undefined;
     try {
-      const created = (await rpc(a.port, 'tools/call', { name: 'ask_once', arguments: { topic: 'y' } }))['result'];
-      const asking = await waitForStatus(a.port, created.taskId, 'input_required');
+      const confFile = path.join(dir, 'nginx.conf');
+      await writeFile(
+        confFile,
+        nginxConfig({
+          dir,
+          listenPort: balancerPort,
+          instances: instances.map((instance) => `127.0.0.1:${instance.port}`),
+          runAsRoot: process.getuid?.() === 0,
+        }),
+      );
+      nginx = await startProcess('nginx', 'nginx', ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', confFile], () =>
+        accepts(balancerPort),
+      );
+      const created = (await rpc(balancerPort, 'tools/call', { name: 'ask_once', arguments: { topic: 'y' } }))[
+        'result'
+      ];
+      const asking = await waitForStatus(balancerPort, created.taskId, 'input_required');
       const questions = Object.keys(asking.inputRequests);
-      await rpc(a.port, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
-      // A is now running the task's second run, which hangs: kill it there.
-      for (let i = 0; i < 300; i++) {
-        if ((await readFile(marker, 'utf8').catch(() => undefined)) !== undefined) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await rpc(balancerPort, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
+      // Whichever instance took the second run hangs in it and names itself: kill that one.
+      let pid: number | undefined;
+      for (let i = 0; i < 300 && pid === undefined; i++) {
+        const text = await readFile(marker, 'utf8').catch(() => undefined);
+        if (text !== undefined && text !== '') pid = Number(text);
+        else await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(await readFile(marker, 'utf8')).toBe('hanging');
-      await a.kill();
+      const running = instances.find((instance) => instance.pid === pid);
+      expect(running).toBeDefined();
+      await running?.kill();
 
-      b = await startInstance();
-      const done = await waitForStatus(b.port, created.taskId, 'completed');
+      const done = await waitForStatus(balancerPort, created.taskId, 'completed');
       expect(done.result.content[0].text).toBe('answered: forty-two');
       // One question over the task's whole life: the resumed run took the answer from the record.
       expect(questions).toEqual(['q1']);
     } finally {
-      await a.kill();
-      await b?.kill();
+      await nginx?.stop();
+      for (const instance of instances) await instance.kill();
       await rm(dir, { recursive: true, force: true });
     }
   });
