@@ -26,7 +26,7 @@ import { SERVER_BUSY_CODE, ServerBusyError, type Admission, type AdmissionRefusa
 import { ANONYMOUS } from '../server/principals.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
-import { createBodyBudget, readBodyCapped, type BodyBudget } from './body.js';
+import { createBodyBudget, FREE_CHUNKS, MIN_AVERAGE_CHUNK_BYTES, readBodyCapped, type BodyBudget } from './body.js';
 import { createOperations, type ReadinessCheck } from './operations.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
@@ -252,6 +252,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     }
     if (body.kind === 'timeout') {
       return jsonRpcError(408, -32600, `Request timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+    }
+    if (body.kind === 'too_fragmented') {
+      options.logger.warn('http: refused a request body sent in too many chunks', 'http_rejected');
+      return jsonRpcError(
+        400,
+        -32600,
+        `Bad request: the body came in too many chunks (at most ${FREE_CHUNKS} plus one per ${MIN_AVERAGE_CHUNK_BYTES} bytes)`,
+      );
     }
     if (body.kind === 'unreadable') return jsonRpcError(400, -32600, 'Bad request: the body could not be read');
     read.consumed = true;
