@@ -75,7 +75,7 @@ describe('.git as a file naming the git directory', () => {
       return { result, listed: events.some((event) => event.phase === 'listed') };
     };
     let kept = false;
-    for (let attempt = 0; attempt < 40 && !kept; attempt++) {
+    for (let attempt = 0; attempt < 80 && !kept; attempt++) {
       kept = !(await survey()).listed;
       if (!kept) await new Promise((resolve) => setTimeout(resolve, 25));
     }
