@@ -312,6 +312,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       }),
       ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
       ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
+      // Without tokens on a loopback-only bind, nothing tells local clients apart: none shares a quota with another.
+      ...(address !== undefined && tokens === undefined && LOOPBACK.has(address.host) && { localAnonymous: true }),
     },
     ...(values['allow-secret-file'] !== undefined && {
       repository: { allowSecretFiles: values['allow-secret-file'] },
