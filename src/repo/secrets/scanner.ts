@@ -1,28 +1,25 @@
 /**
- * The content scanner and redactor: secretlint's core with its recommended rule preset plus our rule for the kinds
- * the preset misses (extraRules.ts). Each finding is replaced by `[redacted: <kind>]`; the rest of the text stays.
+ * The content scanner and redactor: secretlint's recommended rule preset plus our rules for the kinds the preset
+ * misses (extraRules.ts, providerRules.ts), run by ruleSet.ts. Each finding is replaced by `[redacted: <kind>]`;
+ * the rest of the text stays.
  *
- * secretlint is loaded on first use with a dynamic `import()`, so listing, `--help` and start-up never pay for it.
- * Configuration, on purpose:
- * - the AWS rule's ID scan is on (bare access key IDs are found, not only labelled secret keys);
- * - the preset's comment filter is off: a repository must not be able to switch redaction off with a
- *   `secretlint-disable` comment in its own files;
- * - secretlint's profiler records nothing: it keeps every mark of every scan (about 10 KB per scan, and a scan of
- *   the entries per mark), which a long-running server cannot afford.
+ * The cost is linear in the text, whatever it holds, and no call holds the event loop long:
+ * - a long text is scanned in slices of {@link SLICE_CHARS} (cut at a line break where one is near, else with an
+ *   overlap of {@link OVERLAP_CHARS}, so a token across the cut is seen whole by one of the two slices), and the
+ *   scan yields to the event loop between slices;
+ * - a private-key block is found on the whole text first (it spans lines, so no slice may cut it off);
+ * - findings are widened and merged in one pass (merge.ts), never by scanning a run again.
+ *
+ * The rules are loaded on first use with a dynamic `import()`, so listing, `--help` and start-up never pay for them.
+ * Configuration, on purpose: the AWS rule's ID scan is on (bare access key IDs are found, not only labelled secret
+ * keys); the preset's comment filter is not run (a repository must not be able to switch redaction off with a
+ * `secretlint-disable` comment in its own files).
  */
-import type { SecretLintCoreConfig } from '@secretlint/types';
-
-import { kindOf } from './kinds.js';
+import { mergeFindings, type SecretFinding } from './merge.js';
+import type { RuleSet } from './ruleSet.js';
 import { createScanCache, type ScanCache } from './scanCache.js';
 
-/** One finding: a half-open range of the scanned text and the kind of secret it holds. */
-export interface SecretFinding {
-  start: number;
-  end: number;
-  kind: string;
-  /** The secretlint rule that found it. */
-  rule: string;
-}
+export type { SecretFinding } from './merge.js';
 
 export interface RedactedText {
   text: string;
@@ -37,34 +34,12 @@ export function formatRedactionMarker(kind: string): string {
   return `[redacted: ${kind}]`;
 }
 
-type Lint = (text: string, filePath: string) => Promise<SecretFinding[]>;
+/** A text longer than this is scanned in slices, the event loop served between them. */
+export const SLICE_CHARS = 8 * 1024;
+/** Where a slice must be cut inside a line, the next one starts this much earlier. */
+export const OVERLAP_CHARS = 2 * 1024;
 
-const AWS_RULE = '@secretlint/secretlint-rule-aws';
-const COMMENT_FILTER_RULE = '@secretlint/secretlint-rule-filter-comments';
-/** Rules that report a whole URL: only its password is replaced, so the scheme and host stay readable. */
-const URL_RULES = new Set([
-  '@secretlint/secretlint-rule-database-connection-string',
-  '@secretlint/secretlint-rule-basicauth',
-]);
-const URL_CREDENTIALS = /:\/\/([^\s:@/]*):([^\s@/]+)@/d;
-/** GitHub's `https://<token>:x-oauth-basic@github.com` form: the user part is the secret. */
-const GITHUB_OAUTH_PASSWORD = 'x-oauth-basic';
-
-function narrowUrl(
-  text: string,
-  ruleId: string,
-  start: number,
-  end: number,
-): { start: number; end: number; kind?: string } {
-  if (!URL_RULES.has(ruleId)) return { start, end };
-  const match = URL_CREDENTIALS.exec(text.slice(start, end));
-  const token = match?.[2]?.toLowerCase() === GITHUB_OAUTH_PASSWORD;
-  const range = match?.indices?.[token ? 1 : 2];
-  if (range === undefined || range[1] === range[0]) return { start, end };
-  return { start: start + range[0], end: start + range[1], ...(token && { kind: 'GitHub token' }) };
-}
-
-let loaded: Promise<Lint> | undefined;
+let loaded: Promise<RuleSet> | undefined;
 
 /** The process's scans kept by digest (scanCache.ts). */
 const scans = createScanCache<SecretFinding>();
@@ -74,86 +49,52 @@ export function keptScans(): Pick<ScanCache<SecretFinding>, 'size' | 'clear'> {
   return scans;
 }
 
-async function loadLint(): Promise<Lint> {
-  const [{ lintSource }, { rules: presetRules }, { secretLintProfiler }, { extraRule, EXTRA_RULE_ID }] =
-    await Promise.all([
-      import('@secretlint/core'),
-      import('@secretlint/secretlint-rule-preset-recommend'),
-      import('@secretlint/profiler'),
-      import('./extraRules.js'),
-    ]);
-  // The profiler's marks are never read here; recording them would leak memory for the life of the process.
-  secretLintProfiler.mark = () => undefined;
-  // The preset's rules one by one: secretlint 12.0 ignores `disabled` for a rule inside a preset.
-  const config: SecretLintCoreConfig = {
-    rules: [
-      ...presetRules
-        .filter((rule) => rule.meta.id !== COMMENT_FILTER_RULE)
-        .map((rule) => ({
-          id: rule.meta.id,
-          rule,
-          ...(rule.meta.id === AWS_RULE && { options: { enableIDScanRule: true } }),
-        })),
-      { id: EXTRA_RULE_ID, rule: extraRule },
-    ],
-  };
-  return async (text, filePath) => {
-    const dot = filePath.lastIndexOf('.');
-    const ext = dot > filePath.lastIndexOf('/') ? filePath.slice(dot) : '';
-    const result = await lintSource({
-      source: { content: text, filePath: filePath || 'text', ext, contentType: 'text' },
-      options: { config, noPhysicFilePath: true, maskSecrets: true },
-    });
-    return result.messages.map((message) => {
-      const narrowed = narrowUrl(text, message.ruleId, message.range[0], message.range[1]);
-      return {
-        start: narrowed.start,
-        end: narrowed.end,
-        kind: narrowed.kind ?? kindOf(message.ruleId, message.messageId),
-        rule: message.ruleId,
-      };
-    });
-  };
+let ruleChars = 0;
+
+/** Characters handed to the rules since the process started (tests count work with it, not time). */
+export function scannedChars(): number {
+  return ruleChars;
 }
 
-/** Characters that continue a token: a range ending inside one is widened to its end, never leaving a tail. */
-const TOKEN_CHAR = /[A-Za-z0-9+/=_.~-]/;
-
-/**
- * Sorted, non-overlapping ranges. A rule may report a range that stops inside the secret (the preset's AWS secret
- * key rule reports the key's length from the start of its label): each range is widened to the end of the token it
- * ends in. Overlapping or touching findings become one, named by the widest.
- */
-export function mergeFindings(text: string, findings: readonly SecretFinding[]): SecretFinding[] {
-  const widened = findings
-    .map((finding) => {
-      const start = Math.max(0, finding.start);
-      let end = Math.min(finding.end, text.length);
-      while (
-        end > start &&
-        end < text.length &&
-        TOKEN_CHAR.test(text[end - 1] ?? '') &&
-        TOKEN_CHAR.test(text[end] ?? '')
-      ) {
-        end++;
-      }
-      return { ...finding, start, end };
-    })
-    .filter((finding) => finding.end > finding.start)
-    .sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: SecretFinding[] = [];
-  for (const finding of widened) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && finding.start <= last.end) {
-      if (finding.end > last.end) {
-        if (finding.end - finding.start > last.end - last.start) last.kind = finding.kind;
-        last.end = finding.end;
-      }
+/** The slices `[from, to)` a text is scanned in: consecutive, each at most SLICE_CHARS + OVERLAP_CHARS long. */
+export function slicesOf(text: string): Array<[number, number]> {
+  const slices: Array<[number, number]> = [];
+  let from = 0;
+  while (text.length - from > SLICE_CHARS) {
+    const target = from + SLICE_CHARS;
+    const lineEnd = text.lastIndexOf('\n', target - 1);
+    if (lineEnd >= from + SLICE_CHARS / 2) {
+      slices.push([from, lineEnd + 1]);
+      from = lineEnd + 1;
     } else {
-      merged.push({ ...finding });
+      slices.push([from, target]);
+      from = target - OVERLAP_CHARS;
     }
   }
-  return merged;
+  slices.push([from, text.length]);
+  return slices;
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function lint(text: string, filePath: string): Promise<SecretFinding[]> {
+  const rules = await (loaded ??= import('./ruleSet.js')
+    .then(({ loadRules }) => loadRules())
+    .catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+  const findings = rules.whole(text);
+  const slices = slicesOf(text);
+  for (const [index, [from, to]] of slices.entries()) {
+    if (index > 0) await nextTurn();
+    ruleChars += to - from;
+    const slice = from === 0 && to === text.length ? text : text.slice(from, to);
+    for (const finding of rules.slice(slice, filePath)) {
+      findings.push({ ...finding, start: finding.start + from, end: finding.end + from });
+    }
+  }
+  return findings;
 }
 
 /** Finds the secrets in `text`; `filePath` (root-relative) lets file-type rules apply (service-account JSON). */
@@ -162,10 +103,6 @@ export async function scanText(text: string, filePath = ''): Promise<SecretFindi
   // The same text under the same name was scanned already: the same findings (scanCache.ts).
   const kept = scans.get(text, filePath);
   if (kept !== undefined) return kept;
-  const lint = await (loaded ??= loadLint().catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  }));
   const findings = mergeFindings(text, await lint(text, filePath));
   scans.set(text, filePath, findings);
   return findings;
@@ -194,18 +131,19 @@ export async function redactTexts(texts: readonly string[]): Promise<RedactedTex
   // length, so the offsets still apply to the texts as they are).
   const joined = texts.map(withoutNul).join(JOIN);
   const findings = await scanText(joined);
+  // Findings are sorted and apart: one walk hands each text the ones that lie in it.
   let offset = 0;
+  let first = 0;
   return texts.map((text) => {
     const start = offset;
     const end = start + text.length;
     offset = end + JOIN.length;
-    const own = findings
-      .filter((finding) => finding.start < end && finding.end > start)
-      .map((finding) => ({
-        ...finding,
-        start: Math.max(finding.start, start) - start,
-        end: Math.min(finding.end, end) - start,
-      }));
+    while (first < findings.length && findings[first]!.end <= start) first++;
+    const own: SecretFinding[] = [];
+    for (let at = first; at < findings.length && findings[at]!.start < end; at++) {
+      const finding = findings[at]!;
+      own.push({ ...finding, start: Math.max(finding.start, start) - start, end: Math.min(finding.end, end) - start });
+    }
     return applyFindings(text, own);
   });
 }
