@@ -110,7 +110,12 @@ export async function scanText(text: string, filePath = ''): Promise<SecretFindi
 
 /** `text` with every secret replaced by its marker, and what was replaced. */
 export async function redactText(text: string, filePath = ''): Promise<RedactedText> {
-  return applyFindings(text, await scanText(withoutNul(text), filePath));
+  return applyFindings(text, await scanWhole(text, filePath));
+}
+
+/** The findings of a whole text (a file's content, before any window or cut is taken from it). */
+export function scanWhole(text: string, filePath = ''): Promise<SecretFinding[]> {
+  return scanText(withoutNul(text), filePath);
 }
 
 /** The text with each NUL (which ends a private-key match: see extraRules.ts) as U+FFFD, at the same offsets. */
@@ -121,22 +126,36 @@ function withoutNul(text: string): string {
 /** Between texts scanned together: a line break stops line-bound patterns, the NUL stops the rest. */
 const JOIN = '\n\0\n';
 
+/** A text to redact whole, of which only the first `keep` characters are shown (a read cut by its budget). */
+export interface CutText {
+  text: string;
+  /** Characters shown; a secret across the cut is replaced whole (its marker ends the text). Default all. */
+  keep?: number;
+}
+
 /**
  * Several texts redacted in one scan (a scan has a fixed cost of its own, larger than that of a few KiB of text):
- * the texts are joined, and each finding is clipped to the text it lies in.
+ * the texts are joined, and each finding is clipped to the text it lies in. Each text is decided whole, then cut
+ * at its `keep`: a cut never leaves a part of a secret.
  */
-export async function redactTexts(texts: readonly string[]): Promise<RedactedText[]> {
-  if (texts.length <= 1) return Promise.all(texts.map((text) => redactText(text)));
+export async function redactTexts(texts: ReadonlyArray<string | CutText>): Promise<RedactedText[]> {
+  const entries = texts.map((entry) => (typeof entry === 'string' ? { text: entry } : entry));
+  const keepOf = (entry: CutText): number => Math.min(entry.keep ?? entry.text.length, entry.text.length);
+  if (entries.length === 1) {
+    const only = entries[0]!;
+    return [applyFindings(only.text, await scanWhole(only.text), 0, keepOf(only))];
+  }
+  if (entries.length === 0) return [];
   // A NUL inside a text would end a private-key match early: the scanned copy has none but the separators (same
   // length, so the offsets still apply to the texts as they are).
-  const joined = texts.map(withoutNul).join(JOIN);
+  const joined = entries.map((entry) => withoutNul(entry.text)).join(JOIN);
   const findings = await scanText(joined);
   // Findings are sorted and apart: one walk hands each text the ones that lie in it.
   let offset = 0;
   let first = 0;
-  return texts.map((text) => {
+  return entries.map((entry) => {
     const start = offset;
-    const end = start + text.length;
+    const end = start + entry.text.length;
     offset = end + JOIN.length;
     while (first < findings.length && findings[first]!.end <= start) first++;
     const own: SecretFinding[] = [];
@@ -144,19 +163,66 @@ export async function redactTexts(texts: readonly string[]): Promise<RedactedTex
       const finding = findings[at]!;
       own.push({ ...finding, start: Math.max(finding.start, start) - start, end: Math.min(finding.end, end) - start });
     }
-    return applyFindings(text, own);
+    return applyFindings(entry.text, own, 0, keepOf(entry));
   });
 }
 
-function applyFindings(text: string, findings: readonly SecretFinding[]): RedactedText {
+/**
+ * The window `[from, to)` of `text` with `findings` (of the whole text, sorted and apart) replaced: a finding that
+ * crosses an edge of the window is replaced whole, its marker at that edge, so a window never shows a part of a
+ * secret whose evidence lies outside it (the BEGIN line of a key above the window, the end of a token past a cut).
+ */
+export function applyFindings(
+  text: string,
+  findings: readonly SecretFinding[],
+  from = 0,
+  to = text.length,
+): RedactedText {
   const kinds = new Map<string, number>();
-  if (findings.length === 0) return { text, kinds, count: 0 };
   let out = '';
-  let at = 0;
+  let at = from;
+  let count = 0;
   for (const finding of findings) {
-    out += text.slice(at, finding.start) + formatRedactionMarker(finding.kind);
-    at = finding.end;
+    if (finding.end <= from) continue;
+    if (finding.start >= to) break;
+    out += text.slice(at, Math.max(at, finding.start)) + formatRedactionMarker(finding.kind);
+    at = Math.max(at, finding.end);
+    count++;
     kinds.set(finding.kind, (kinds.get(finding.kind) ?? 0) + 1);
   }
-  return { text: out + text.slice(at), kinds, count: findings.length };
+  if (count === 0) return { text: from === 0 && to === text.length ? text : text.slice(from, to), kinds, count };
+  return { text: out + text.slice(at, Math.max(at, to)), kinds, count };
+}
+
+/** A text's lines, each redacted on its own (line numbers stay), and which findings touch each line. */
+export interface RedactedLines {
+  lines: string[];
+  /** Per line, the indexes (into the findings) of the findings it shows a marker for. */
+  touched: number[][];
+}
+
+/**
+ * Each line of `text` (split at `\n`) redacted as a window of the whole text: a secret spanning lines (a key block)
+ * puts its marker on every line it covers. Only the first `keep` characters are shown (a read cut by its budget): a
+ * secret across that cut is replaced whole. One walk over lines and findings.
+ */
+export function redactLines(text: string, findings: readonly SecretFinding[], keep = text.length): RedactedLines {
+  const lines: string[] = [];
+  const touched: number[][] = [];
+  let first = 0;
+  let start = 0;
+  for (;;) {
+    const found = text.indexOf('\n', start);
+    const newline = found >= keep ? -1 : found;
+    const end = newline < 0 ? keep : newline;
+    while (first < findings.length && findings[first]!.end <= start) first++;
+    const own: number[] = [];
+    for (let at = first; at < findings.length && findings[at]!.start < Math.max(end, start + 1); at++) own.push(at);
+    const window = own.map((index) => findings[index]!);
+    lines.push(own.length === 0 ? text.slice(start, end) : applyFindings(text, window, start, end).text);
+    touched.push(own);
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return { lines, touched };
 }
