@@ -3,6 +3,8 @@
  * docs/security.md), and credentials that only their place tells apart:
  * - Azure storage and Service Bus connection strings (`AccountKey=`, `SharedAccessKey=`);
  * - Twilio API keys (`SK` + 32 hex), account SIDs (`AC` + 32 hex) and the auth token written after a SID;
+ * - SendGrid keys with `-` or `_` in their first parts (the preset's rule misses them);
+ * - Google OAuth client secrets (`GOCSPX-`), the token of an `Authorization: Bearer …` header;
  * - DigitalOcean tokens (`dop_v1_`, `doo_v1_`, `dor_v1_`), Mailgun keys (`key-…`), Discord bot tokens, Telegram bot
  *   tokens, Square access tokens and OAuth secrets (`EAAA…`, `sq0atp-`, `sq0csp-`);
  * - base64 under a key that names a credential (`client-key-data` of a kubeconfig, Docker's `auths` entries);
@@ -29,6 +31,9 @@ export const PROVIDER_KINDS = {
   DISCORD_TOKEN: 'Discord bot token',
   TELEGRAM_TOKEN: 'Telegram bot token',
   SQUARE_TOKEN: 'Square token',
+  SENDGRID_KEY: 'SendGrid key',
+  GOOGLE_CLIENT_SECRET: 'Google OAuth client secret',
+  BEARER_TOKEN: 'bearer token',
   CREDENTIAL_DATA: 'credential data',
   NETRC_PASSWORD: 'password',
 } as const;
@@ -54,6 +59,14 @@ const PATTERNS: ReadonlyArray<[ProviderKind, RegExp]> = [
   [
     'SQUARE_TOKEN',
     /(?<![A-Za-z0-9_-])(?:EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/dg,
+  ],
+  // The preset's SendGrid rule takes no `-` in the key's first two parts; keys hold them.
+  ['SENDGRID_KEY', /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg],
+  ['GOOGLE_CLIENT_SECRET', /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/dg],
+  // `Authorization: Bearer <token>` (a header in a script, a curl line, a config).
+  [
+    'BEARER_TOKEN',
+    /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:Bearer|Basic|Token)[ \t]+(?<secret>[A-Za-z0-9._~+/-]{16,2000}={0,2})/dgi,
   ],
   // `client-key-data: <base64>` (kubeconfig), `"auth": "<base64>"` (Docker's auths), and their like.
   [
