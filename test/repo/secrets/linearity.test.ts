@@ -16,27 +16,7 @@ import {
   SLICE_CHARS,
   slicesOf,
 } from '../../../src/repo/secrets/scanner.js';
-import { fake } from './corpus.js';
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const UPPER32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** The three worst inputs of issue 26, `size` characters each. */
-export function worstInputs(size: number): Record<string, string> {
-  const joined = (count: number, make: (index: number) => string, by: string): string =>
-    Array.from({ length: count }, (_, index) => make(index))
-      .join(by)
-      .slice(0, size);
-  return {
-    github_tokens_dash: joined(Math.ceil(size / 41), (i) => `ghp_${fake(`g${i % 97}`, 36, ALNUM)}`, '-'),
-    aws_ids_dot: joined(Math.ceil(size / 21), (i) => `AKIA${fake(`a${i % 97}`, 16, UPPER32)}`, '.'),
-    jwt_shaped: joined(
-      Math.ceil(size / 60),
-      (i) => `eyJ${fake(`h${i % 97}`, 20, ALNUM)}.eyJ${fake(`p${i % 97}`, 20, ALNUM)}.${fake(`s${i % 97}`, 10, ALNUM)}`,
-      '.',
-    ),
-  };
-}
+import { worstInputs } from './worstInputs.js';
 
 async function workOn(text: string): Promise<{ chars: number; steps: number; count: number; leftover: boolean }> {
   keptScans().clear();
