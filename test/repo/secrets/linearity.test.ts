@@ -16,7 +16,10 @@ import {
   SLICE_CHARS,
   slicesOf,
 } from '../../../src/repo/secrets/scanner.js';
+import { fake } from './corpus.js';
 import { worstInputs } from './worstInputs.js';
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 async function workOn(text: string): Promise<{ chars: number; steps: number; count: number; leftover: boolean }> {
   keptScans().clear();
