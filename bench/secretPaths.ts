@@ -6,7 +6,7 @@
  */
 import { redactText } from '../src/repo/secrets/index.js';
 import { makeTree } from '../test/helpers/fixtureRepo.js';
-import { runPath, SECRET_PATHS } from '../test/helpers/secretPaths.js';
+import { runPath, SECRET_PATHS, type PathRun } from '../test/helpers/secretPaths.js';
 import { credentialFormats, forbiddenOf, formatFiles, labelOf } from '../test/repo/secrets/formats.js';
 
 const fixture = await makeTree(
@@ -20,7 +20,7 @@ try {
     keyFile: Object.keys(formatFiles())[0]!,
     searchDir: 'conf',
   };
-  const runs = [];
+  const runs: PathRun[] = [];
   for (const path of SECRET_PATHS) runs.push(await runPath(path, repo));
   console.log(`| format | marker | ${SECRET_PATHS.join(' | ')} |`);
   console.log(`| --- | --- | ${SECRET_PATHS.map(() => '---').join(' | ')} |`);

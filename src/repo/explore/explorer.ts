@@ -50,7 +50,7 @@ const SKIP_ERRORS: Partial<Record<SkipReason, [ExploreErrorCode, string]>> = {
 };
 
 /** The kinds and counts of the findings the given lines touch (a finding over several lines counted once). */
-export function kindsOf(findings: readonly { kind: string }[], touched: readonly number[][]): Array<[string, number]> {
+function kindsOf(findings: readonly { kind: string }[], touched: readonly number[][]): Array<[string, number]> {
   const seen = new Set<number>();
   const kinds = new Map<string, number>();
   for (const line of touched) {
