@@ -105,16 +105,19 @@ const STAND_INS = new Set(
  * (`${X}`, `{{ x }}`, `<token>`, `%s`, `$VAR`), not a call or lookup (`get()`, `env["X"]`), not an identifier or dotted
  * name (`process.env.TOKEN`, `PASSWORD_FIELD`, `accessToken`), not a path or URL, not a marker of ours. Then:
  * - letters and digits mixed, with entropy of at least 3 bits per character (any value of 8 or more characters);
- * - or, when `quoted` (the writer delimited it, so spaces, commas and semicolons are part of it), letters only or
- *   with punctuation: at least 6 characters, not a stand-in word (`changeme`, `password`), entropy of at least 2.5.
+ * - or, when `quoted` (the writer delimited it, so commas and semicolons are part of it), letters only or with
+ *   punctuation: at least 6 characters, not a stand-in word (`changeme`, `password`), entropy of at least 2.5.
+ * A value with whitespace (a label, prose) or an ellipsis (an elided example) is never taken.
  */
 export function isLikelySecretValue(value: string, quoted = false): boolean {
   if (/^[$<{%[*]/.test(value) || /[()[\]{}]/.test(value) || value.startsWith('redacted:')) return false;
+  // Words with spaces between them are a label or prose (`'Google API key'`), and `…` marks an elided example.
+  if (/\s/.test(value) || value.includes('...') || value.includes('\u2026')) return false;
   if (/^(?:\/|\.\.?\/|~\/|[a-z]+:\/\/)/i.test(value)) return false;
   if (/^[A-Za-z]+(?:[_.-][A-Za-z]+)+$/.test(value) || /^[a-z]+(?:[A-Z][a-z]*)+$/.test(value)) return false;
   const mixed = /[A-Za-z]/.test(value) && /[0-9]/.test(value);
   if (mixed && value.length >= 8 && entropyOf(value) >= 3) return true;
-  if (!quoted || value.length < 6 || /^\s|\s$/.test(value)) return false;
+  if (!quoted || value.length < 6) return false;
   if (STAND_INS.has(value.toLowerCase()) || /^(.)\1+$/.test(value)) return false;
   return entropyOf(value) >= 2.5;
 }
