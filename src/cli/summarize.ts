@@ -6,7 +6,7 @@
 import { needsProtocol, runLocalSummarize } from '../app/localSummarize.js';
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
-import { terminalSafe } from '../protocol/sanitize.js';
+import { escapeControls, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
@@ -100,9 +100,10 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
   if (values.json === true) {
-    writeLine(io.stdout, JSON.stringify(result.structuredContent ?? {}, null, 2));
+    writeLine(io.stdout, terminalSafeJson(result.structuredContent ?? {}, 2));
   } else {
-    writeLine(io.stdout, text);
+    // Model and repository text on the user's terminal: controls and format characters escaped, lines kept.
+    writeLine(io.stdout, escapeControls(text, undefined, { multiline: true }));
     const calls = explorationLines(result.structuredContent);
     if (calls.length > 0) writeLine(io.stdout, ['', 'What the model looked at:', ...calls].join('\n'));
   }

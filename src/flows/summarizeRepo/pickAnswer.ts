@@ -4,6 +4,7 @@ import { FlowAnswerError } from '../flowAnswerError.js';
 import { findPickList, type PickEntry } from './pickList.js';
 import { SECRET_FILE_SUFFIX } from './redaction.js';
 import { PICK_KEY } from './schema.js';
+import { escapeControls } from '../../protocol/sanitize.js';
 
 const MAX_REPORTED = 8;
 const MAX_REPORTED_LENGTH = 120;
@@ -38,8 +39,9 @@ export function parsePickText(text: string): PickEntry[] {
   return found.entries;
 }
 
+/** A dropped entry as the result echoes it: cut, controls and format characters escaped. */
 function report(entry: string): string {
-  return entry.length > MAX_REPORTED_LENGTH ? `${entry.slice(0, MAX_REPORTED_LENGTH)}…` : entry;
+  return escapeControls(entry.length > MAX_REPORTED_LENGTH ? `${entry.slice(0, MAX_REPORTED_LENGTH)}…` : entry);
 }
 
 /**

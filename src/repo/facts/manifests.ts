@@ -7,6 +7,7 @@
 import { parse as parseToml } from 'smol-toml';
 
 import type { ManifestKind } from './types.js';
+import { escapeControlsDeep } from '../../protocol/sanitize.js';
 
 export interface ManifestType {
   kind: ManifestKind;
@@ -381,7 +382,8 @@ export function readManifest(path: string, source: string): ManifestContent {
       : READERS[name];
   if (reader === undefined) return empty();
   try {
-    return reader(path, source);
+    // Every field as the prompts, the results and the terminal show it: controls and format characters escaped.
+    return escapeControlsDeep(reader(path, source));
   } catch {
     return empty();
   }
