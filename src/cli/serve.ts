@@ -255,8 +255,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     filePath: values['state-keys-file'],
   });
   const reach = planReach(models, [PICK_KEY, SUMMARY_KEY]);
-  // Without `host` in the plan no state is minted: nothing would need keys shared between processes.
-  if (warning !== undefined && reach.usesHost) logger.warn(warning);
+  // Without `host` in the plan no state is minted; on stdio every retry comes back to this very process. Only an
+  // HTTP server whose retries may reach another instance needs keys shared between processes.
+  if (warning !== undefined && reach.usesHost && address !== undefined) logger.warn(warning);
   if (reach.needsSampling) {
     logger.info(
       `--model ${models.spec} serves only clients that declare sampling; the others (e.g. the MCP Inspector CLI) ` +
