@@ -43,6 +43,19 @@ export function rebasePattern(line: string, dir: string): string | undefined {
 }
 
 /**
+ * False when nothing is at `absolute`: no entry, or a parent that is not a directory (ENOTDIR: in a linked git
+ * work tree `.git` is a file, so `.git/info/exclude` cannot exist).
+ */
+function mayExist(absolute: string): boolean {
+  try {
+    return lstatSync(absolute, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
+/**
  * Reads a small regular file synchronously (never a FIFO, never through a final symlink, as git does for in-tree
  * ignore files), or returns `undefined`. Ignore files are small and few, so one blocking read is cheaper than a
  * round trip through the thread pool.
@@ -51,7 +64,7 @@ export function readIgnoreFile(absolute: string): string | undefined {
   // Most ignore files asked about do not exist: a failed open costs an exception, several times the cost of this
   // check, which never follows a final symbolic link (the open refuses one anyway). (A file that appears right after
   // it is read by the next call, as if this one had come a moment earlier.)
-  if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
+  if (!mayExist(absolute)) return undefined;
   let fd: number;
   try {
     fd = openSync(absolute, OPEN_FLAGS);
