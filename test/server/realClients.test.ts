@@ -23,6 +23,8 @@ interface Script {
   summary: string;
 }
 const DECLINE = '<decline>';
+/** The model repeats its prompt (the user message) as its answer. */
+const ECHO = '<echo>';
 const HOST_MODEL = 'scripted-host-model';
 const SUMMARY = 'Sample Widget turns CSV files into charts.';
 
@@ -55,8 +57,9 @@ function serveArgs(model: string): string[] {
 async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
   const script: Script = { pick: '["README.md"]', summary: SUMMARY };
   const answer = (params: Record<string, any>) => {
-    const text = scriptedAnswer(script, params);
+    let text = scriptedAnswer(script, params);
     if (text === DECLINE) return undefined;
+    if (text === ECHO) text = params.messages[0].content.text;
     return {
       role: 'assistant' as const,
       content: { type: 'text' as const, text },
@@ -188,6 +191,29 @@ describe.each([
       expect(error.data.key).toBe('summary');
     });
 
+    it('a summary with a preface and one enclosing fence is unwrapped; the fence inside it stays', async () => {
+      const body = `# Sample Widget\n\nTurns CSV files into charts.\n\n\`\`\`sh\nnpm start\n\`\`\``;
+      Object.assign(peer.script, {
+        pick: '["README.md"]',
+        summary: `Here is the summary:\n\n\`\`\`markdown\n${body}\n\`\`\``,
+      });
+      const { result, error } = await peer.call();
+      expect(error).toBeUndefined();
+      expect(result.structuredContent.summary).toBe(body);
+      expect(texts(result)[0]).toBe(body);
+    });
+
+    it.each([
+      ['pick_files', { pick: ECHO, summary: SUMMARY }],
+      ['summary', { pick: '["README.md"]', summary: ECHO }],
+    ])('an echo of the %s prompt is unusable: -32602 naming it', async (key, script) => {
+      Object.assign(peer.script, script);
+      const { result, error } = await peer.call();
+      expect(result).toBeUndefined();
+      expect(error.code).toBe(-32602);
+      expect(error.data).toEqual({ key, reason: expect.stringContaining('repeats the prompt') });
+    });
+
     it('a declined round ends the call', async () => {
       Object.assign(peer.script, { pick: DECLINE, summary: SUMMARY });
       const { result, error } = await peer.call();
@@ -236,6 +262,18 @@ describe.each([
       expect(result.structuredContent.summary.trim()).not.toBe('');
       expect(result.structuredContent.notes).toEqual([
         expect.stringContaining("unusable answer for 'summary' (the summary is empty)"),
+      ]);
+    });
+
+    it('an echo model: the built-in model answers both steps, and the notes say why', async () => {
+      Object.assign(peer.script, { pick: ECHO, summary: ECHO });
+      const { result, error } = await peer.call();
+      expect(error).toBeUndefined();
+      expect(result.structuredContent.model).toBe(BUILTIN_MODEL_NAME);
+      expect(result.structuredContent.summary).not.toContain('<<<FILE');
+      expect(result.structuredContent.notes).toEqual([
+        expect.stringContaining("unusable answer for 'pick_files' (the answer repeats the prompt"),
+        expect.stringContaining("unusable answer for 'summary' (the answer repeats the prompt"),
       ]);
     });
 
