@@ -21,6 +21,7 @@ import {
   type AdmissionOptions,
 } from '../server/admission.js';
 import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
+import type { ModelPreferencesMode } from '../server/modelPreferences.js';
 import type { ProtocolEra } from '../server/era.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
@@ -64,6 +65,8 @@ export interface ModelInputServerOptions {
   admission?: AdmissionOptions;
   /** Surveys kept between calls: default the process's shared cache; `false` keeps none (the warm-up's server). */
   surveyCache?: false;
+  /** `omit`: sampling requests to the host carry no `modelPreferences` (default `send`; server/modelPreferences.ts). */
+  modelPreferences?: ModelPreferencesMode;
 }
 
 /** A server factory, and the era plug-in each front takes its part of. */
@@ -106,6 +109,7 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     admission,
     ...(era !== undefined && { era: era.server }),
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
+    ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
   return { factory, era, admission };
 }

@@ -9,6 +9,7 @@ import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing, type KeyRing } from '../state/index.js';
+import { MODEL_PREFERENCES_MODES, type ModelPreferencesMode } from '../server/modelPreferences.js';
 import { KID_PATTERN } from '../state/keyRing.js';
 import { openStore, type SharedStore } from '../state/stores/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins, type HttpFront } from '../transports/http.js';
@@ -179,6 +180,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     root: { type: 'string' },
     ...MODEL_FLAG_OPTIONS,
     ...BUDGET_FLAG_OPTIONS,
+    'model-preferences': { type: 'string' },
     'state-keys-file': { type: 'string' },
     'state-ttl': { type: 'string' },
     'max-rounds': { type: 'string' },
@@ -231,6 +233,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     }
   }
   const legacy = parseLegacyFlags(values);
+  const modelPreferences = parseModelPreferences(values['model-preferences']);
 
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const root = await resolveDirectory('--root', values.root);
@@ -296,6 +299,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     admission,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
+    ...(modelPreferences !== undefined && { modelPreferences }),
     legacy: legacy.enabled && {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
@@ -391,6 +395,15 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     },
     logger,
   );
+}
+
+/** `--model-preferences send|omit` (server/modelPreferences.ts). */
+function parseModelPreferences(value: string | undefined): ModelPreferencesMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = MODEL_PREFERENCES_MODES.find((known) => known === value);
+  if (mode === undefined)
+    throw new ModelInputError('usage', `--model-preferences must be send or omit, got '${value}'`);
+  return mode;
 }
 
 interface FleetFlags {

@@ -50,6 +50,9 @@ Options:
   --max-model-tokens N       input plus output tokens per tool call, 1000-100000000 (default: 200000)
   --model-deadline SECONDS   wall-clock time for all model calls of one tool call, retries and waits
                              included, 1-3600 (default: 180)
+  --model-preferences send|omit
+                             whether sampling requests to the host carry modelPreferences (default: send);
+                             omit for hosts that fail on them (fast-agent 0.10: docs/model-sources.md)
   --state-keys-file FILE     request-state keys, one 'kid:base64' per line (first mints, all verify);
                              overrides MCP_MODEL_INPUT_STATE_KEYS
   --state-ttl SECONDS        lifetime of a minted requestState, 1-86400 (default: 300)

@@ -22,6 +22,7 @@ import type { Logger } from '../logger.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
 import type { Admission } from './admission.js';
 import type { EraRequestView, ServerEra } from './era.js';
+import { withModelPreferences, type ModelPreferencesMode } from './modelPreferences.js';
 import { describeInternalError, guardRequestHandlers } from './internalErrors.js';
 import type { PrincipalLimits } from './principalLimits.js';
 import { describeUnknownArguments, unknownArgumentsMessage } from './unknownArguments.js';
@@ -57,6 +58,8 @@ export interface ServerFactoryOptions {
   logger?: Logger;
   /** Bounds the tool calls running and waiting (global and per principal); without it calls are not bounded. */
   admission?: Admission;
+  /** Whether sampling requests to the host carry `modelPreferences` (default `send`): modelPreferences.ts. */
+  modelPreferences?: ModelPreferencesMode;
 }
 
 /**
@@ -205,8 +208,11 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       }
       const charge =
         limits === undefined ? {} : { chargeModelTokens: (n: number) => limits.chargeTokens(principal, n) };
-      const run = (view: EraRequestView | undefined) =>
-        tool.run(parsed.data, { ...toolContextOf(ctx, principal, view, transportSignal), ...charge });
+      const run = async (view: EraRequestView | undefined) =>
+        withModelPreferences(
+          await tool.run(parsed.data, { ...toolContextOf(ctx, principal, view, transportSignal), ...charge }),
+          options.modelPreferences ?? 'send',
+        );
       const signal =
         transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]);
       // A front that admitted the request already (HTTP) handed its place over; otherwise (stdio) it is taken here.

@@ -21,6 +21,8 @@ export interface TestFrontOptions {
   admission?: AdmissionOptions;
   /** Repository reader options (a fake git command, the walker only…). */
   repository?: RepositoryOptions;
+  /** Whether sampling requests to the host carry modelPreferences (`serve --model-preferences`). */
+  modelPreferences?: 'send' | 'omit';
   /** Further front options (body budget and deadline, admission limits…). */
   front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
@@ -37,6 +39,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.admission !== undefined && { admission: options.admission }),
+    ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,
