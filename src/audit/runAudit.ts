@@ -65,7 +65,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_AUDIT_TIMEOUT_MS;
   const channel = openChannel(options, timeoutMs);
   const ctx = createAuditContext(channel, { name: AUDIT_CLIENT_NAME, version: VERSION });
-  let era: EraProbe = { era: 'unknown' };
+  let era: EraProbe;
   try {
     era = await probeEra(ctx);
     if (era.era === 'legacy') {
