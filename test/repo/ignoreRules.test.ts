@@ -182,7 +182,9 @@ describe('a linked git work tree', () => {
   it('is listed although its .git is a file (no .git/info/exclude can exist there)', async () => {
     const root = await temp.make();
     await writeTree(root, { 'README.md': '# Linked\n', '.gitignore': 'build/\n', 'build/out.js': 'x\n' });
-    await writeTree(root, { '.git': 'gitdir: /elsewhere/.git/worktrees/linked\n' });
+    const gitDir = await temp.make();
+    await writeTree(gitDir, { HEAD: 'ref: refs/heads/main\n' });
+    await writeTree(root, { '.git': `gitdir: ${gitDir}\n` });
     expect(readIgnoreFile(join(root, '.git', 'info', 'exclude'))).toBeUndefined();
     const repo = await openRepository(root, { listing: 'walker' });
     expect((await repo.list()).paths).toEqual(['.gitignore', 'README.md']);
