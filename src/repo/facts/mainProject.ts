@@ -1,0 +1,48 @@
+/**
+ * Which sub-project carries a multi-project tree: the member of a workspace (npm/pnpm packages, Cargo crates,
+ * Gradle modules, .NET projects) that the root manifest and the root README name. Used twice: to choose which
+ * members' manifests are worth reading (only their directory names are known then), and to put the main member
+ * first once they are read. Helper packages (`create-<name>-app`) and members the README never mentions lose.
+ */
+import { nameKey, shortProjectName } from './names.js';
+
+/** Words a CLI or application member adds to the project's name (`ktlint-cli`, `jadx-gui`, `foo-app`). */
+const MAIN_SUFFIX = /^(cli|app|main|core|server|bin|cmd|gui)$/;
+/** Packages that create or scaffold the project rather than being it. */
+const HELPER = /^(create|init|scaffold|template|generator)[-_]|[-_](template|starter|scaffold)$/i;
+
+/** The directory name a member is known by before its manifest is read (`packages/vue/package.json` -> `vue`). */
+export function memberKey(path: string): string {
+  const segments = path.split('/');
+  const dir = segments[segments.length - 2];
+  return dir ?? segments[segments.length - 1] ?? '';
+}
+
+/** How often `name` stands as a word in `text` (`vue` in `npm/v/vue.svg`, not in `vue-compat`). */
+function mentions(text: string, name: string): number {
+  if (name.length < 2) return 0;
+  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return [...text.matchAll(new RegExp(`(^|[^\\w-])${escaped}(?![\\w-])`, 'g'))].length;
+}
+
+export interface MainProjectHints {
+  /** The names the root manifests declare (`@vitejs/vite-monorepo`, `ktlint-root`, `kiota`). */
+  rootNames: readonly string[];
+  /** The root README's text, lower case, if any. */
+  readme?: string;
+}
+
+/**
+ * Lower is likelier the main member: named like the root project (0), its name plus a CLI/app/core word (1), the
+ * one the README names most (2, by count), anything else (3); a helper package (`create-vite`) is last.
+ */
+export function memberRank(name: string, hints: MainProjectHints): number {
+  const short = shortProjectName(name);
+  const key = nameKey(short);
+  if (HELPER.test(short)) return 9;
+  const roots = hints.rootNames.map((root) => nameKey(shortProjectName(root))).filter((root) => root !== '');
+  if (roots.includes(key)) return 0;
+  if (roots.some((root) => key.startsWith(root) && MAIN_SUFFIX.test(key.slice(root.length)))) return 1;
+  const count = hints.readme === undefined ? 0 : mentions(hints.readme, short.toLowerCase());
+  return count > 0 ? 3 - Math.min(count, 20) / 21 : 3;
+}
