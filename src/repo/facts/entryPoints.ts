@@ -226,10 +226,15 @@ function conventional(
         ? [found(`lib/${name}.rb`, 'gem library (lib/<name>.rb)')]
         : [];
     }
-    case 'elixir':
-      return manifest.name !== undefined && has(`lib/${manifest.name}.ex`)
-        ? [found(`lib/${manifest.name}.ex`, 'Elixir application module (lib/<app>.ex)')]
-        : [];
+    case 'elixir': {
+      // The app's main module, else its OTP application callback (`lib/<app>/application.ex`).
+      const app = manifest.name;
+      if (app === undefined) return [];
+      return [`lib/${app}.ex`, `lib/${app}/application.ex`]
+        .filter(has)
+        .slice(0, 1)
+        .map((path) => found(path, 'Elixir application (lib/<app>.ex, lib/<app>/application.ex)'));
+    }
     case 'crystal':
       return manifest.name !== undefined && has(`src/${manifest.name}.cr`)
         ? [found(`src/${manifest.name}.cr`, 'Crystal shard (src/<name>.cr)')]

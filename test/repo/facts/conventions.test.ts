@@ -40,6 +40,13 @@ describe('entry points by language convention', () => {
     expect(facts.manifests[0]).toMatchObject({ path: 'mix.exs', kind: 'elixir', name: 'widget' });
     expect(facts.project.description?.value).toBe('Compose web applications with functions');
     expect(facts.entryPoints[0]).toEqual({ path: 'lib/widget.ex', via: 'mix.exs `app: :widget`' });
+    const otp = await factsOf({
+      'mix.exs': 'defmodule Shop.MixProject do\n  def project do\n    [app: :shop]\n  end\nend\n',
+      'lib/shop/application.ex': code(400),
+      'lib/shop/cart.ex': code(3000),
+      'CONTRIBUTING.md': code(9000),
+    });
+    expect(otp.entryPoints[0]?.path).toBe('lib/shop/application.ex');
   });
 
   it('Crystal: shard.yml `targets` main, else src/<name>.cr; a block description', async () => {
