@@ -18,18 +18,20 @@ export function memberKey(path: string): string {
   return dir ?? segments[segments.length - 1] ?? '';
 }
 
-/** How often `name` stands as a word in `text` (`vue` in `npm/v/vue.svg`, not in `vue-compat`). */
-function mentions(text: string, name: string): number {
-  if (name.length < 2) return 0;
-  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...text.matchAll(new RegExp(`(^|[^\\w-])${escaped}(?![\\w-])`, 'g'))].length;
+/** How often each word stands in a README, lower case (`vue` in `npm/v/vue.svg`, `vue-compat` apart). */
+export function wordCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of text.toLowerCase().split(/[^\w-]+/)) {
+    if (word.length >= 2) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return counts;
 }
 
 export interface MainProjectHints {
   /** The names the root manifests declare (`@vitejs/vite-monorepo`, `ktlint-root`, `kiota`). */
   rootNames: readonly string[];
-  /** The root README's text, lower case, if any. */
-  readme?: string;
+  /** The root README's words (see {@link wordCounts}), if there is one. */
+  readme?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -43,6 +45,6 @@ export function memberRank(name: string, hints: MainProjectHints): number {
   const roots = hints.rootNames.map((root) => nameKey(shortProjectName(root))).filter((root) => root !== '');
   if (roots.includes(key)) return 0;
   if (roots.some((root) => key.startsWith(root) && MAIN_SUFFIX.test(key.slice(root.length)))) return 1;
-  const count = hints.readme === undefined ? 0 : mentions(hints.readme, short.toLowerCase());
+  const count = hints.readme?.get(short.toLowerCase()) ?? 0;
   return count > 0 ? 3 - Math.min(count, 20) / 21 : 3;
 }

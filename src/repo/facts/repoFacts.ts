@@ -12,7 +12,7 @@ import { computeLayout } from './layout.js';
 import type { DeclaredEntry, ManifestType, SourceRoot } from './manifests.js';
 import { manifestTypeOf, readManifest } from './manifests.js';
 import type { MainProjectHints } from './mainProject.js';
-import { memberKey, memberRank } from './mainProject.js';
+import { memberKey, memberRank, wordCounts } from './mainProject.js';
 import { nameKey, shortProjectName } from './names.js';
 import { pathKindOf } from './pathKinds.js';
 import type { CommandFact, LanguageMix, ManifestFact, RepoFacts } from './types.js';
@@ -162,8 +162,8 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
   const readme = paths.find(isRootReadme);
   const rootTexts = await input.read([...atRoot.map((candidate) => candidate.path), ...(readme ? [readme] : [])]);
   const rootNames = atRoot.flatMap(({ path }) => readManifest(path, rootTexts.get(path) ?? '').name ?? []);
-  const readmeText = readme === undefined ? undefined : rootTexts.get(readme)?.toLowerCase();
-  const hints: MainProjectHints = { rootNames, ...(readmeText !== undefined && { readme: readmeText }) };
+  const readmeText = readme === undefined ? undefined : rootTexts.get(readme);
+  const hints: MainProjectHints = { rootNames, ...(readmeText !== undefined && { readme: wordCounts(readmeText) }) };
   const members = all
     .filter((candidate) => candidate.depth > 0)
     .map((candidate) => ({ candidate, rank: memberRank(memberKey(candidate.path), hints) }))
