@@ -205,10 +205,11 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
     (manifest) => manifest.depth > 0 && memberRank(manifest.name ?? memberKey(manifest.path), hints) < 3,
   );
   const rootNamed = beside.find((manifest) => manifest.name !== undefined);
-  // The main package of a monorepo names the project (`vite`, not `@vitejs/vite-monorepo`).
+  // The main package of a workspace root names the project (`vite`, not `@vitejs/vite-monorepo`).
   const sameName =
     main?.name !== undefined &&
     rootNamed?.name !== undefined &&
+    (rootNamed.workspace === true || shortProjectName(rootNamed.name) !== rootNamed.name) &&
     nameKey(shortProjectName(main.name)) === nameKey(shortProjectName(rootNamed.name));
   const named = sameName ? main : (rootNamed ?? (primary?.depth === 0 ? main : undefined));
   const described =

@@ -281,4 +281,16 @@ describe('the main package of a monorepo', () => {
     expect(facts.project.name?.value).toBe('kit');
     expect(facts.project.description?.value).toBe('Builds web apps');
   });
+
+  it('keeps the root’s name when the root is a project of its own, not a workspace root', async () => {
+    const facts = await factsOf({
+      'package.json': JSON.stringify({ name: 'packer', description: 'Packs a repository', bin: 'bin/packer.js' }),
+      'bin/packer.js': code(300),
+      'browser/package.json': JSON.stringify({ name: 'packer', description: 'The browser extension' }),
+      'browser/src/index.ts': code(300),
+    });
+    expect(facts.project.name).toEqual({ value: 'packer', from: 'package.json name' });
+    expect(facts.project.description?.value).toBe('Packs a repository');
+    expect(facts.entryPoints[0]?.path).toBe('bin/packer.js');
+  });
 });

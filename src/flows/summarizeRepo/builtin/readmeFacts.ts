@@ -32,7 +32,10 @@ const NOTE =
   /^\s*(note|notes|warning|important|tip|caution|update|news|announcement|disclaimer|heads up|psa|deprecated|⚠️?)\b\s*[:!-]?|\b(excited to announce|we('| a)re announcing|now available|has been released|release of \S+ \d)/i;
 const ALERT = /^\s*\[!(note|tip|important|warning|caution)\]/i;
 const BADGE_ALT =
-  /\b(badge|build|status|ci|coverage|license|version|downloads?|npm|pypi|crates|chat|discord|gitter|twitter|sponsors?|stars?|contributors)\b/i;
+  /\b(badge|build|status|ci|coverage|license|version|releases?|downloads?|npm|pypi|crates|maven|nuget|packagist|homebrew|docker|chat|discord|gitter|twitter|sponsors?|stars?|contributors)\b/i;
+
+const BADGE_SOURCE =
+  /\b(img\.shields\.io|shields\.io|badgen\.net|badge\.fury\.io|jitpack\.io\/v\/|codecov\.io|travis-ci\.|circleci\.com)|\/badges?[/.]|badge\.svg|\/workflows\/[^)"]*\/badge/i;
 
 /** Plain text from inline Markdown and HTML: images dropped, links to their text, emphasis and code marks removed. */
 export function plainText(markdown: string): string {
@@ -123,6 +126,8 @@ export function describingSentence(facts: ReadmeFacts, names: readonly string[])
 
 /** A logo's alt text (`vite logo` -> `vite`); badges do not count. */
 function altText(html: string): string | undefined {
+  // A badge service's image is never the logo, whatever its alt text (`JitPack`, `Java 11+`).
+  if (BADGE_SOURCE.test(html)) return undefined;
   const alt = /<img\b[^>]*\balt\s*=\s*"([^"]*)"/i.exec(html)?.[1] ?? /!\[([^\]]+)\]\(/.exec(html)?.[1];
   const text = alt?.trim().replace(/[\s-]+(logo|banner|icon)$/i, '');
   return text !== undefined && text !== '' && !BADGE_ALT.test(text) ? text : undefined;

@@ -137,4 +137,19 @@ describe('README facts', () => {
     expect(facts.sentence).toBeUndefined();
     expect(facts.statements).toEqual([]);
   });
+
+  it('never takes a badge service’s image for the logo, whatever its alt text', () => {
+    const readme = [
+      '<p align="center">',
+      '<a href="https://jitpack.io/#x/y"><img src="https://jitpack.io/v/x/y.svg" alt="JitPack"></a>',
+      '<a href="https://x"><img src="https://img.shields.io/badge/Java-11+-blue" alt="Java 11+"></a>',
+      '</p>',
+      '',
+      'Tool is a decompiler for Android packages.',
+    ].join('\n');
+    expect(readmeFacts(readme).titles).toEqual([]);
+    expect(readmeFacts('<img src="media/logo.svg" alt="Tool logo">\n\nTool decompiles things well.\n').titles).toEqual([
+      'Tool',
+    ]);
+  });
 });
