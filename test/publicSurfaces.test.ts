@@ -11,6 +11,7 @@ const SURFACES: Record<string, string> = {
   '.': 'src/index.ts',
   './server': 'src/entries/server.ts',
   './summarize': 'src/entries/summarize.ts',
+  './tool': 'src/entries/tool.ts',
   './host': 'src/host/index.ts',
   './planner': 'src/plan/index.ts',
 };

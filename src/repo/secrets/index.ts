@@ -13,3 +13,4 @@ export {
   type RedactedText,
   type SecretFinding,
 } from './scanner.js';
+export { redactRequest, type RedactedRequest } from './requestRedaction.js';
