@@ -80,6 +80,15 @@ module.exports = {
       to: { path: '^src/legacy/' },
     },
     {
+      name: 'host-and-audit-import-no-tool',
+      comment:
+        'the host runtime and the audit are clients: they import no tool (summarize_repo, the kit); their deterministic ' +
+        'model comes from the composition (app/, the ./host surface)',
+      severity: 'error',
+      from: { path: '^src/(host|audit)/' },
+      to: { path: ['^src/flows/summarizeRepo/', '^src/kit/', '^examples/'] },
+    },
+    {
       name: 'no-circular',
       comment: 'no import cycles, type-only ones included',
       severity: 'error',
@@ -97,7 +106,7 @@ module.exports = {
       comment: 'examples/ import only the public surfaces (package.json "exports")',
       severity: 'error',
       from: { path: '^examples/' },
-      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|host/index\\.ts|plan/index\\.ts)$' },
+      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|plan/index\\.ts)$' },
     },
   ],
   options: {

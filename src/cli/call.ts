@@ -19,6 +19,7 @@ import { createAuditLog, silentAuditLog, type AuditLog } from '../host/auditLog.
 import { createHost, type HostCallResult, type OnDeny } from '../host/createHost.js';
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
+import { defaultBuiltinModel } from '../app/builtinModels.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
@@ -120,7 +121,10 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
   const onDeny = parseOnDeny(values['on-deny']);
   const logger = createStderrLogger({ stream: io.stderr });
-  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
+  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, {
+    logger,
+    builtin: defaultBuiltinModel(),
+  });
   const interactive = io.stdin.isTTY === true;
   const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
