@@ -40,6 +40,8 @@ export interface ModelPlan {
    * made by hand: the kit then uses `sourceFor(step, …)`.
    */
   preferences?(tool: string, step: string): readonly ModelSource[];
+  /** The steps a per-step spec assigns (`pick_files`, `summary`, `explain_file.explain`), for checks at assembly. */
+  readonly assigned?: readonly string[];
 }
 
 export interface ModelSpecOptions {
@@ -187,6 +189,7 @@ function parseAssignments(
   return {
     spec,
     budget,
+    assigned: [...perStep.keys()],
     sourceFor: (key, capabilities) => {
       const list = forKey(key);
       return list === undefined ? undefined : firstServing(list, capabilities);
