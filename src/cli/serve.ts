@@ -4,6 +4,7 @@ import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
+import { servedToolsFrom } from '../app/toolModules.js';
 import { warmUpServer, type ServedRoot } from '../app/warmUp.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
@@ -201,6 +202,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     'max-sessions-per-principal': { type: 'string' },
     'session-lifetime': { type: 'string' },
     'allow-secret-file': { type: 'string', multiple: true },
+    tools: { type: 'string' },
+    'tool-module': { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -234,6 +237,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
 
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const root = await resolveDirectory('--root', values.root);
+  const tools = await servedToolsFrom(values.tools, values['tool-module'] ?? []);
   const models = modelPlanFromFlags(values, logger, io.env);
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
   // Two rounds at least: summarize_repo asks the host twice (pick_files, then summary).
@@ -284,6 +288,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   const metrics: ServerMetrics | undefined =
     fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
   const common = {
+    tools,
     store,
     ...(limits !== undefined && { limits }),
     ...(metrics !== undefined && { metrics }),
@@ -310,7 +315,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     }),
   };
 
-  // The one served root as the tool reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
+  // The one served root as summarize_repo reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
+  const warms = tools.includes('summarize_repo');
   const served: ServedRoot = {
     root,
     budgets,
@@ -325,7 +331,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       logger,
       input: io.stdin,
       output: io.stdout,
-      onFirstAnswer: () => void warmUpServer(warmUp.signal, served),
+      onFirstAnswer: () => {
+        if (warms) void warmUpServer(warmUp.signal, served);
+      },
       // The warm-up's synthetic call is given up when a real one arrives: it never competes with it.
       onRequest: (method) => method === 'tools/call' && warmUp.abort(),
     });
@@ -356,20 +364,18 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
-      return warmingUpAfterFirstAnswer(
-        createModelInputHttpFront(server, {
-          logger,
-          allowedHosts,
-          allowedOrigins: defaultAllowedOrigins(allowedHosts),
-          ...(tokens !== undefined && { tokens }),
-          ...(maxBodyBytes !== undefined && { maxBodyBytes }),
-          ...(limits !== undefined && { limits }),
-          ...(metrics !== undefined && { metrics }),
-          readiness: readinessChecks(ring, store),
-          ...httpLimits,
-        }),
-        served,
-      );
+      const front = createModelInputHttpFront(server, {
+        logger,
+        allowedHosts,
+        allowedOrigins: defaultAllowedOrigins(allowedHosts),
+        ...(tokens !== undefined && { tokens }),
+        ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        ...(limits !== undefined && { limits }),
+        ...(metrics !== undefined && { metrics }),
+        readiness: readinessChecks(ring, store),
+        ...httpLimits,
+      });
+      return warms ? warmingUpAfterFirstAnswer(front, served) : front;
     },
     host,
     port,
