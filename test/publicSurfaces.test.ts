@@ -12,6 +12,7 @@ const SURFACES: Record<string, string> = {
   './server': 'src/entries/server.ts',
   './summarize': 'src/entries/summarize.ts',
   './tool': 'src/entries/tool.ts',
+  './testing': 'src/entries/testing.ts',
   './host': 'src/entries/host.ts',
   './planner': 'src/plan/index.ts',
 };
