@@ -5,6 +5,7 @@
  * recognises a tool made by any copy of this package. Guide: docs/writing-tools.md. Named exports only.
  */
 export { createModelKit, defineModelTool, isModelTool, ReplayMismatchError } from '../kit/index.js';
+export { registerModelTool } from '../app/registerModelTool.js';
 export type {
   BuiltinAnswer,
   BuiltinContext,
