@@ -129,13 +129,6 @@ async function askRound(
   const rounds = (kit.maxRounds ?? 6) + 1;
   const expiresAtMs = Date.now() + kit.codec.ttlSeconds * 1000 * rounds;
   const sealed = await spillJournal(state, kit.inlineJournalBytes, kit.store, expiresAtMs);
-  kit.events?.routed?.({
-    tool: tool.name,
-    step: asked.pending.k,
-    route: ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined ? 'live' : 'host',
-    source: 'host',
-    passed: [],
-  });
   const outcome = askForInput(ctx, target, roundOptions(kit), sealed, round, { [asked.pending.w]: asked.request });
   return outcome.kind === 'asked' ? outcome.result : toolError(outcome.message);
 }

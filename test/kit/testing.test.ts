@@ -27,7 +27,7 @@ describe('testModelTool on the client profiles', () => {
     });
     expect(run.rounds).toEqual([{ requests: [{ key: 'explain', method: 'sampling/createMessage' }] }]);
     expect(text(run.result)).toBe('It exports chart().\n\n(answered by: host)');
-    expect(run.routes.map((route) => route.route)).toEqual(['host', 'host']);
+    expect(run.routes.map((route) => route.route)).toEqual(['host']);
   });
 
   it('2026-07-28 with roots and elicitation only (Claude Code): the built-in model, and why', async () => {
