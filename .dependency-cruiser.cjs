@@ -8,6 +8,7 @@
  *   app                  composition: server + fronts + key ring + models + the legacy era
  *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
  *   server               server assembly, the era seam
+ *   kit                  the model-tool kit: defineModelTool, replay, routes down the model plan — knows no tool
  *   plan > audit > host  the planner; the compliance probe (a client); the host runtime — the client
  *                        side, which never imports the server side
  *   flows                the flow engine, the tool contract, summarize_repo with its built-in heuristic
@@ -24,6 +25,7 @@ const LAYERS = [
   ['transports', '^src/transports/'],
   ['legacy', '^src/legacy/'],
   ['server', '^src/server/'],
+  ['kit', '^src/kit/'],
   ['plan', '^src/plan/'],
   ['audit', '^src/audit/'],
   ['host', '^src/host/'],
@@ -40,6 +42,7 @@ const SIDEWAYS = {
   transports: ['legacy', 'plan', 'audit', 'host'],
   legacy: ['transports', 'plan', 'audit', 'host'],
   server: ['plan', 'audit', 'host'],
+  kit: ['plan', 'audit', 'host'],
   plan: ['host'],
 };
 
@@ -77,6 +80,15 @@ module.exports = {
       to: { path: '^src/legacy/' },
     },
     {
+      name: 'host-and-audit-import-no-tool',
+      comment:
+        'the host runtime and the audit are clients: they import no tool (summarize_repo, the kit); their deterministic ' +
+        'model comes from the composition (app/, the ./host surface)',
+      severity: 'error',
+      from: { path: '^src/(host|audit)/' },
+      to: { path: ['^src/flows/summarizeRepo/', '^src/kit/', '^examples/'] },
+    },
+    {
       name: 'no-circular',
       comment: 'no import cycles, type-only ones included',
       severity: 'error',
@@ -94,7 +106,7 @@ module.exports = {
       comment: 'examples/ import only the public surfaces (package.json "exports")',
       severity: 'error',
       from: { path: '^examples/' },
-      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|host/index\\.ts|plan/index\\.ts)$' },
+      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|plan/index\\.ts)$' },
     },
   ],
   options: {
