@@ -4,7 +4,8 @@
  *
  * 1. capability gate over every request of the round (undeclared → stop);
  * 2. validation of every request (shapes, `maxTokens`, sizes, `includeContext`, priorities);
- * 3. budgets: each sampling request reserves its bytes and tokens (input estimate + `maxTokens`);
+ * 3. budgets: each sampling request reserves the bytes its model's provider will receive (the serialized
+ *    request: messages, system prompt, tools, tool results) and tokens (their estimate + `maxTokens`);
  * 4. approval: every sampling request of the round in one review (unless the call is approved);
  * 5. the rate limit: one token per sampling request, per server and per principal;
  * 6. fulfilment: the model the preferences choose; its answer size-checked, its spend settled; the
@@ -33,7 +34,8 @@ import { selectHostModel, type HostModelEntry } from './policies/modelPolicy.js'
 import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
 import { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
 import { samplingUsesTools } from '../protocol/capabilities.js';
-import { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
+import { providerRequestBytes } from './policies/providerBytes.js';
+import { estimateTokens, validateInputRequest } from './policies/validateRequest.js';
 import { describeCalls, summarizeToolLoop, toolCallsIn } from './toolSummary.js';
 import type {
   ApprovalDecision,
@@ -128,19 +130,28 @@ export function auditRefusedRound(
   for (const request of requests) audit.record({ ...auditBase(position, request), decision: 'refused', reason });
 }
 
+/** The model that answers `request`: a request in a tool loop goes only to one that uses tools. */
+function modelFor(request: SamplingRequest, policies: RoundPolicies): HostModelEntry {
+  const models = samplingUsesTools(request.params)
+    ? policies.models.filter((entry) => entry.model.usesTools === true)
+    : policies.models;
+  return selectHostModel(request.params.modelPreferences, models);
+}
+
+/** A sampling request with its model and the bytes that model's provider will receive. */
+interface Measured {
+  chosen: HostModelEntry;
+  bytes: number;
+}
+
 async function sample(
   request: SamplingRequest,
   position: CallPosition,
   policies: RoundPolicies,
-  requestBytes: number,
+  { chosen, bytes: requestBytes }: Measured,
   signal: AbortSignal,
 ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
   const offered = offeredTools(request.params);
-  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
-  const models = samplingUsesTools(request.params)
-    ? policies.models.filter((entry) => entry.model.usesTools === true)
-    : policies.models;
-  const chosen = selectHostModel(request.params.modelPreferences, models);
   let reported: ModelUsage | undefined;
   let raw: unknown;
   try {
@@ -205,6 +216,7 @@ async function sample(
 
 async function review(
   sampling: SamplingRequest[],
+  measured: ReadonlyMap<string, Measured>,
   position: CallPosition,
   policies: RoundPolicies,
   call: CallApproval,
@@ -216,7 +228,7 @@ async function review(
   for (const request of sampling) {
     policies.audit.record({
       ...auditBase(position, request),
-      bytes: samplingRequestBytes(request.params),
+      bytes: measured.get(request.key)?.bytes,
       decision: auditDecision(decision),
       ...(decision.kind === 'deny' && { reason: decision.reason }),
       ...toolLoopAudit(request.params),
@@ -243,27 +255,37 @@ export async function fulfilRound(
   call: CallApproval,
 ): Promise<Record<string, unknown>> {
   let valid: ValidInputRequest[];
+  // Server-chosen keys: a Map, so `__proto__` is a key like any other.
+  const measured = new Map<string, Measured>();
   try {
     checkCapabilities(raw, policies.declared, position);
     valid = raw.map((request) => validateInputRequest(request, policies.limits, position));
     policies.budget.startRound(position.round);
     for (const request of valid) {
       if (request.method !== 'sampling/createMessage') continue;
-      const bytes = samplingRequestBytes(request.params);
+      const chosen = modelFor(request, policies);
+      const bytes = await providerRequestBytes(chosen.model, request.params);
+      measured.set(request.key, { chosen, bytes });
       policies.budget.reserve(request.key, { bytes, tokens: estimateTokens(bytes) + request.params.maxTokens });
     }
   } catch (error) {
     if (isHostError(error)) {
       const refused = raw.find((request) => request.key === error.detail.key) ?? raw[0];
       if (refused !== undefined) {
-        policies.audit.record({ ...auditBase(position, refused), decision: 'refused', reason: error.code });
+        const bytes = measured.get(refused.key)?.bytes;
+        policies.audit.record({
+          ...auditBase(position, refused),
+          ...(bytes !== undefined && { bytes }),
+          decision: 'refused',
+          reason: error.code,
+        });
       }
     }
     throw error;
   }
 
   const sampling = valid.filter((request): request is SamplingRequest => request.method === 'sampling/createMessage');
-  await review(sampling, position, policies, call);
+  await review(sampling, measured, position, policies, call);
   const taken: string[] = [];
   for (const request of sampling) {
     for (const key of rateLimitKeys(position)) {
@@ -286,7 +308,7 @@ export async function fulfilRound(
   const signal = policies.signal === undefined ? round.signal : AbortSignal.any([policies.signal, round.signal]);
   const answers = await Promise.all(
     sampling.map((request) =>
-      sample(request, position, policies, samplingRequestBytes(request.params), signal).catch((error: unknown) => {
+      sample(request, position, policies, measured.get(request.key) as Measured, signal).catch((error: unknown) => {
         round.abort(error);
         throw error;
       }),
