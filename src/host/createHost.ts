@@ -35,6 +35,7 @@ import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './po
 import { DEFAULT_REQUEST_LIMITS, resolveLimits, type RequestLimits } from './policies/limits.js';
 import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
+import { linearSchemaValidator } from './linearSchemas.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from '../protocol/sanitize.js';
 import { clientTransport, targetKey, type HostTarget } from './target.js';
@@ -254,6 +255,8 @@ export function createHost(options: HostOptions = {}): Host {
         versionNegotiation: { mode: options.negotiation === 'pin' ? { pin: MODERN_REVISION } : 'auto' },
         // The rounds are driven here, through the policies; the SDK hands each one back.
         inputRequired: { autoFulfill: false },
+        // The schemas are the server's: their patterns run in linear time.
+        jsonSchemaValidator: linearSchemaValidator,
       },
     );
     const server: ConnectedServer = { name: 'unknown', key: targetKey(target) };
