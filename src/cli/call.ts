@@ -5,7 +5,7 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error result, 2 usage or configuration,
  * 3 denied (approval), 4 stopped by a host policy (or the host's model failed), 5 protocol or
- * connection error.
+ * connection error, 6 the result was printed cut (`--json`: nested deeper than the print depth limit).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +23,7 @@ import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from './jsonDepth.js';
 import { CALL_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -33,6 +34,7 @@ export const CALL_EXIT = {
   denied: 3,
   policyStop: 4,
   protocolError: 5,
+  resultCut: 6,
 } as const;
 
 export function exitCodeForHostError(error: HostError): number {
@@ -72,10 +74,18 @@ function resultText(result: CallToolResult): string {
     .trimEnd();
 }
 
-function printResult(io: CliIo, outcome: HostCallResult, json: boolean): void {
+/** Prints the outcome; false when it had to be cut (nested past the print depth limit). */
+function printResult(io: CliIo, outcome: HostCallResult, json: boolean): boolean {
   if (json) {
-    writeLine(io.stdout, terminalSafeJson(outcome, 2));
-    return;
+    const { value, cut } = depthLimited(outcome);
+    writeLine(io.stdout, terminalSafeJson(value, 2));
+    if (cut) {
+      writeLine(
+        io.stderr,
+        `mcp-model-input: the result is nested deeper than ${MAX_PRINT_DEPTH} levels; deeper values were printed as "${CUT_MARKER}"`,
+      );
+    }
+    return !cut;
   }
   const text = resultText(outcome.result);
   if (outcome.result.isError === true) {
@@ -85,6 +95,7 @@ function printResult(io: CliIo, outcome: HostCallResult, json: boolean): void {
     // The result is the server's text: on a terminal it must not drive the terminal; piped, it is passed on as is.
     writeLine(io.stdout, io.stdout.isTTY === true ? terminalSafe(text, Infinity, { multiline: true }) : text);
   }
+  return true;
 }
 
 function parseOnDeny(value: string | undefined): OnDeny {
@@ -155,8 +166,9 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
             : "the server went on without the host's model";
         sayLine(io, `mcp-model-input: sampling declined (${outcome.declined.reason}); ${how} (--on-deny fallback)`);
       }
-      printResult(io, outcome, values.json === true);
-      return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
+      const whole = printResult(io, outcome, values.json === true);
+      if (outcome.result.isError === true) return CALL_EXIT.toolError;
+      return whole ? CALL_EXIT.ok : CALL_EXIT.resultCut;
     } finally {
       await connection.close().catch(() => {});
     }

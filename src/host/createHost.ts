@@ -16,6 +16,8 @@ import {
   Client,
   isInputRequiredResult,
   ProtocolError,
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   type CallToolResult,
   type ClientCapabilities,
@@ -154,15 +156,34 @@ const DENY_ALL: Approver = {
 /** Characters of a peer's (or the SDK's) error message kept in a `protocol_error`. */
 const MAX_PEER_MESSAGE_CHARS = 500;
 
-/** A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. */
-export function asProtocolError(error: unknown, tool: string): HostError {
+/**
+ * A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. `closedBecause`:
+ * why the transport closed, when it said (see `transportFailure`), named instead of "Connection closed".
+ */
+export function asProtocolError(error: unknown, tool: string, closedBecause?: string): HostError {
   if (isHostError(error)) return error;
+  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
   // The message may be the server's own (a JSON-RPC error): no terminal controls, bounded.
-  const message = terminalSafe(error instanceof Error ? error.message : String(error), MAX_PEER_MESSAGE_CHARS);
+  const raw =
+    closed && closedBecause !== undefined ? closedBecause : error instanceof Error ? error.message : String(error);
+  const message = terminalSafe(raw, MAX_PEER_MESSAGE_CHARS);
   const rpcCode = error instanceof ProtocolError ? error.code : undefined;
   return new HostError('protocol_error', `${tool}: ${message}`, rpcCode === undefined ? {} : { rpcCode }, {
     cause: error,
   });
+}
+
+/**
+ * A transport error worth naming when the connection then closes: the SDK's stdio transport drops a
+ * server whose message passes its read buffer (`ReadBuffer exceeded maximum size of N bytes`) and the
+ * calls in flight end as a bare "Connection closed".
+ */
+export function transportFailure(error: Error): string | undefined {
+  const oversize = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+  if (oversize === null) return undefined;
+  const limit = Number(oversize[1]);
+  const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+  return `the server sent a message over ${size}, the most the host reads from a stdio server; the connection was closed`;
 }
 
 /** HTTP statuses a balancer answers for an instance that died or is draining: the leg never completed. */
@@ -260,6 +281,12 @@ export function createHost(options: HostOptions = {}): Host {
       },
     );
     const server: ConnectedServer = { name: 'unknown', key: targetKey(target) };
+    // Why the transport gave up, when it said: the error of the calls it ends names it.
+    let closedBecause: string | undefined;
+    client.onerror = (error) => {
+      closedBecause ??= transportFailure(error);
+    };
+    const protocolError = (error: unknown, tool: string) => asProtocolError(error, tool, closedBecause);
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
     try {
       await client.connect(
@@ -270,7 +297,7 @@ export function createHost(options: HostOptions = {}): Host {
       );
     } catch (error) {
       await client.close().catch(() => {});
-      throw asProtocolError(error, 'connect');
+      throw protocolError(error, 'connect');
     }
     const info = client.getServerVersion();
     server.name = info?.name ?? 'unknown';
@@ -282,7 +309,7 @@ export function createHost(options: HostOptions = {}): Host {
       try {
         return (await client.listTools(undefined, timeout)).tools;
       } catch (error) {
-        throw asProtocolError(error, 'tools/list');
+        throw protocolError(error, 'tools/list');
       }
     }
 
@@ -306,7 +333,7 @@ export function createHost(options: HostOptions = {}): Host {
       } catch (error) {
         const lost = error instanceof LostInTransit ? error : undefined;
         if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true) {
-          throw lost === undefined ? error : asProtocolError(lost.cause, name);
+          throw lost === undefined ? error : protocolError(lost.cause, name);
         }
         options.trace?.(
           `restart ${name}: ${lost.leg} was lost in transit (${lost.reason}); starting the call again (once)`,
@@ -314,7 +341,7 @@ export function createHost(options: HostOptions = {}): Host {
         try {
           return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 1 };
         } catch (again) {
-          throw again instanceof LostInTransit ? asProtocolError(again.cause, name) : again;
+          throw again instanceof LostInTransit ? protocolError(again.cause, name) : again;
         }
       }
     }
@@ -349,7 +376,7 @@ export function createHost(options: HostOptions = {}): Host {
         } catch (error) {
           const reason = lostInTransit(error);
           if (reason !== undefined) throw new LostInTransit(`round ${round}`, reason, error);
-          throw asProtocolError(error, name);
+          throw protocolError(error, name);
         }
         if (!isInputRequiredResult(answer)) {
           checkOutput(answer as CallToolResult);
@@ -413,7 +440,7 @@ export function createHost(options: HostOptions = {}): Host {
       try {
         session = await legacy.begin(name, call.signal);
       } catch (error) {
-        throw asProtocolError(error, name);
+        throw protocolError(error, name);
       }
       try {
         const result = (await client.callTool(
@@ -434,7 +461,7 @@ export function createHost(options: HostOptions = {}): Host {
         };
       } catch (error) {
         session.rethrowStop();
-        throw asProtocolError(error, name);
+        throw protocolError(error, name);
       } finally {
         session.end();
       }

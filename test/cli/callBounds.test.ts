@@ -1,0 +1,56 @@
+/**
+ * `call` against servers that send what the terminal side cannot take whole: results nested
+ * deeper than printing recurses (`--json`).
+ */
+import { describe, expect, it } from 'vitest';
+
+import { CALL_EXIT } from '../../src/cli/call.js';
+import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from '../../src/cli/jsonDepth.js';
+import { runCli } from '../helpers/cliIo.js';
+import { listenHostileServer, type Scenario } from '../helpers/hostileServers.js';
+
+/** `{"a":{"a":…{"a":"bottom"}}}`, `depth` objects deep, built without recursion. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { a: 'bottom' };
+  for (let level = 1; level < depth; level++) value = { a: value };
+  return value;
+}
+
+const deepResult: Scenario = () => ({
+  resultType: 'complete',
+  content: [{ type: 'text', text: 'deep' }],
+  structuredContent: nested(10_000),
+});
+
+describe('call --json on a deep result', () => {
+  it('prints it cut at the depth limit and exits with its own code', async () => {
+    const server = await listenHostileServer(deepResult);
+    let run;
+    try {
+      run = await runCli(['call', 'summarize_repo', '--url', server.url, '--approve', 'deny', '--json']);
+    } finally {
+      await server.close();
+    }
+    expect(run.code).toBe(CALL_EXIT.resultCut);
+    expect(run.code).not.toBe(CALL_EXIT.toolError);
+    expect(run.stderr).not.toContain('Maximum call stack');
+    expect(run.stderr).toContain(`nested deeper than ${MAX_PRINT_DEPTH} levels`);
+    const printed = JSON.parse(run.stdout) as { result: { content: unknown; structuredContent: unknown } };
+    expect(printed.result.content).toEqual([{ type: 'text', text: 'deep' }]);
+    let level: unknown = printed.result.structuredContent;
+    let depth = 0;
+    while (typeof level === 'object' && level !== null) {
+      level = (level as { a: unknown }).a;
+      depth++;
+    }
+    expect(level).toBe(CUT_MARKER);
+    // The outcome object and its result are the first two levels.
+    expect(depth).toBe(MAX_PRINT_DEPTH - 2);
+  });
+
+  it('leaves a shallow value whole', () => {
+    const value = { a: [1, { b: null }], c: 'text' };
+    expect(depthLimited(value)).toEqual({ value, cut: false });
+    expect(depthLimited(nested(3), 2)).toEqual({ value: { a: { a: CUT_MARKER } }, cut: true });
+  });
+});
