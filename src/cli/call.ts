@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error result, 2 usage or configuration,
  * 3 denied (approval), 4 stopped by a host policy (or the host's model failed), 5 protocol or
- * connection error, 6 the result was printed cut (`--json`: nested deeper than the print depth limit).
+ * connection error, 6 the result was printed cut (`--json`: nested deeper than the print depth limit),
+ * 130 interrupted (Ctrl-C in a question: the whole round stops).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,10 +36,12 @@ export const CALL_EXIT = {
   policyStop: 4,
   protocolError: 5,
   resultCut: 6,
+  interrupted: 130,
 } as const;
 
 export function exitCodeForHostError(error: HostError): number {
   if (error.code === 'approval_denied') return CALL_EXIT.denied;
+  if (error.code === 'interrupted') return CALL_EXIT.interrupted;
   if (error.code === 'protocol_error') return CALL_EXIT.protocolError;
   return CALL_EXIT.policyStop;
 }
@@ -112,6 +115,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     'max-rounds': { type: 'string' },
     'on-deny': { type: 'string' },
     audit: { type: 'string' },
+    'audit-max-bytes': { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
     json: { type: 'boolean' },
@@ -135,10 +139,17 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const interactive = io.stdin.isTTY === true;
   const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
+  const auditMaxBytes = parseInteger('--audit-max-bytes', values['audit-max-bytes'], 1024, Number.MAX_SAFE_INTEGER);
   let audit: AuditLog = silentAuditLog;
   if (values.audit !== undefined) {
-    audit = await createAuditLog(values.audit === '-' ? { stream: io.stderr } : { file: values.audit });
+    audit = await createAuditLog(
+      values.audit === '-'
+        ? { stream: io.stderr }
+        : { file: values.audit, ...(auditMaxBytes !== undefined && { maxBytes: auditMaxBytes }) },
+    );
   }
+  // Ctrl-C in a question stops the whole call, not just that question.
+  const interrupt = new AbortController();
 
   const host = createHost({
     name: 'mcp-model-input-call',
@@ -146,7 +157,9 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     approver,
     audit,
     // Elicitation is declared only where someone can answer it.
-    ...(interactive && { elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr }) }),
+    ...(interactive && {
+      elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr, onInterrupt: () => interrupt.abort() }),
+    }),
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
@@ -156,6 +169,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     const connection = await host.connect(target);
     try {
       const outcome = await connection.callTool(tool, args, {
+        signal: interrupt.signal,
         onRound: (round, keys) =>
           logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
       });

@@ -208,6 +208,14 @@ export function lostInTransit(error: unknown): string | undefined {
   return undefined;
 }
 
+/** What one call has used, over its restart and its fallback retry: the caps count these. */
+interface CallCounters {
+  /** `input_required` rounds answered. */
+  rounds: number;
+  /** Starts made again after a leg was lost in transit (at most one). */
+  restarts: number;
+}
+
 /** A leg lost in transit, carried up to `callModern`, which starts the call again once. */
 class LostInTransit extends Error {
   override name = 'LostInTransit';
@@ -322,6 +330,7 @@ export function createHost(options: HostOptions = {}): Host {
       name: string,
       args: Record<string, unknown>,
       call: HostCallOptions,
+      counters: CallCounters,
       declared: ClientCapabilities = capabilities,
     ): Promise<HostCallResult> {
       const policies = policiesFor(call.signal, declared);
@@ -329,17 +338,22 @@ export function createHost(options: HostOptions = {}): Host {
       const meta = declared === capabilities ? undefined : { [CLIENT_CAPABILITIES_META_KEY]: declared };
       const approval = { approvedForCall: false };
       try {
-        return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 0 };
+        return {
+          ...(await driveRounds(name, args, call, policies, approval, meta, counters)),
+          restarts: counters.restarts,
+        };
       } catch (error) {
         const lost = error instanceof LostInTransit ? error : undefined;
-        if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true) {
+        // Once per call, whatever happened before (a fallback retry shares the counters).
+        if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true || counters.restarts > 0) {
           throw lost === undefined ? error : protocolError(lost.cause, name);
         }
         options.trace?.(
           `restart ${name}: ${lost.leg} was lost in transit (${lost.reason}); starting the call again (once)`,
         );
+        counters.restarts += 1;
         try {
-          return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 1 };
+          return { ...(await driveRounds(name, args, call, policies, approval, meta, counters)), restarts: 1 };
         } catch (again) {
           throw again instanceof LostInTransit ? protocolError(again.cause, name) : again;
         }
@@ -353,6 +367,7 @@ export function createHost(options: HostOptions = {}): Host {
       policies: RoundPolicies,
       approval: { approvedForCall: boolean },
       meta: Record<string, unknown> | undefined,
+      counters: CallCounters,
     ): Promise<Omit<HostCallResult, 'restarts'>> {
       // Served from the SDK's cache within the server's ttlMs.
       const tools = await listTools().catch((error: unknown) => {
@@ -363,7 +378,9 @@ export function createHost(options: HostOptions = {}): Host {
       const checkOutput = createOutputCheck(definition);
       const legDefinition = withoutOutputSchema(definition);
       let params: Record<string, unknown> = { name, arguments: args, ...(meta !== undefined && { _meta: meta }) };
-      for (let round = 1; ; round++) {
+      // Rounds are numbered, and capped, over the whole call: a restart does not reset them.
+      for (let leg = 1; ; leg++) {
+        const round = counters.rounds + 1;
         let answer: unknown;
         try {
           answer = await client.callTool(params as { name: string }, {
@@ -381,7 +398,7 @@ export function createHost(options: HostOptions = {}): Host {
         if (!isInputRequiredResult(answer)) {
           checkOutput(answer as CallToolResult);
           const { tokens, bytes } = policies.budget.totals();
-          return { result: answer as CallToolResult, rounds: round - 1, usage: { tokens, bytes } };
+          return { result: answer as CallToolResult, rounds: leg - 1, usage: { tokens, bytes } };
         }
         const position: CallPosition = {
           server,
@@ -392,7 +409,7 @@ export function createHost(options: HostOptions = {}): Host {
         const requestState = (answer as { requestState?: unknown }).requestState;
         const inputRequests = (answer as { inputRequests?: unknown }).inputRequests;
         const stateBytes = typeof requestState === 'string' ? Buffer.byteLength(requestState) : undefined;
-        if (round > maxRounds) {
+        if (counters.rounds >= maxRounds) {
           // Server-chosen keys: `__proto__` stays an own key.
           const summary = Object.create(null) as Record<string, { method: string }>;
           const last = rawInputRequests(inputRequests, position);
@@ -416,6 +433,7 @@ export function createHost(options: HostOptions = {}): Host {
         }
         const raw = rawInputRequests(inputRequests, position);
         const responses = await fulfilRound(raw, position, policies, approval);
+        counters.rounds += 1;
         call.onRound?.(
           round,
           raw.map((request) => request.key),
@@ -467,6 +485,25 @@ export function createHost(options: HostOptions = {}): Host {
       }
     }
 
+    async function callOnce(
+      name: string,
+      args: Record<string, unknown>,
+      call: HostCallOptions,
+    ): Promise<HostCallResult> {
+      if (era !== 'modern') return callLegacy(name, args, call);
+      const counters: CallCounters = { rounds: 0, restarts: 0 };
+      try {
+        return await callModern(name, args, call, counters);
+      } catch (error) {
+        if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
+        const { sampling, ...withoutSampling } = capabilities;
+        if (sampling === undefined) throw error;
+        // From the start, as a new call: the declined round's state is dropped, nothing is answered.
+        const retried = await callModern(name, args, call, counters, withoutSampling);
+        return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
+      }
+    }
+
     return {
       server,
       era,
@@ -486,19 +523,18 @@ export function createHost(options: HostOptions = {}): Host {
       },
       listTools,
       callTool: async (name, args = {}, call = {}) => {
-        if (era !== 'modern') return callLegacy(name, args, call);
         try {
-          return await callModern(name, args, call);
+          return await callOnce(name, args, call);
         } catch (error) {
-          if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
-          const { sampling, ...withoutSampling } = capabilities;
-          if (sampling === undefined) throw error;
-          // From the start, as a new call: the declined round's state is dropped, nothing is answered.
-          const retried = await callModern(name, args, call, withoutSampling);
-          return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
+          // Whatever the abort broke on its way (a leg, a dialog), the call was interrupted.
+          if (call.signal?.aborted !== true || (isHostError(error) && error.code === 'interrupted')) throw error;
+          throw new HostError('interrupted', `${name}: the call was interrupted`, {}, { cause: error });
         }
       },
-      close: () => client.close(),
+      close: () => {
+        legacy.close();
+        return client.close();
+      },
     };
   }
 

@@ -3,7 +3,7 @@
  * @clack/prompts. It shows the server (unverified) and its sanitised message, asks Respond / Decline /
  * Cancel, then one prompt per field of `requestedSchema`: text for strings and numbers (checked, and
  * re-asked while invalid), confirm for booleans, select for enums, multiselect for enum arrays.
- * Without a terminal it declines; Ctrl-C at any point cancels.
+ * Without a terminal it declines; Ctrl-C (or Escape) at any point cancels, and tells `onInterrupt`.
  */
 import type { Readable, Writable } from 'node:stream';
 
@@ -25,11 +25,18 @@ export interface TerminalElicitorOptions {
   output?: NodeJS.WritableStream;
   /** Ask even though input or output is not a TTY (tests); default: only when both are TTYs. */
   interactive?: boolean;
+  /**
+   * Called when the user presses Ctrl-C (or Escape) in a question: the CLI aborts the call with it, so
+   * that the rest of the round is not asked one question at a time.
+   */
+  onInterrupt?: () => void;
 }
 
 export interface ElicitContext {
   server: ConnectedServer;
   tool: string;
+  /** The call's signal: once aborted, the open question closes and no other is asked. */
+  signal?: AbortSignal;
 }
 
 export type TerminalElicitor = (params: ElicitRequestFormParams, context: ElicitContext) => Promise<ElicitResult>;
@@ -37,7 +44,9 @@ export type TerminalElicitor = (params: ElicitRequestFormParams, context: Elicit
 type Value = string | number | boolean | string[];
 /** A field's answer: a value, nothing (optional and left empty), or the user cancelled. */
 type Answer = { value: Value } | { skip: true } | { cancel: true };
-type Io = { input: Readable; output: Writable };
+type Io = { input: Readable; output: Writable; signal?: AbortSignal };
+
+const INTERRUPTED = Symbol('interrupted');
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const safe = (value: string | undefined, max: number) => terminalSafe(value ?? '', max);
@@ -140,6 +149,19 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
 
   async function elicit(params: ElicitRequestFormParams, context: ElicitContext): Promise<ElicitResult> {
     if (!interactive) return { action: 'decline' };
+    if (context.signal?.aborted === true) return { action: 'cancel' };
+    const answer = await ask(params, context, context.signal === undefined ? io : { ...io, signal: context.signal });
+    if (answer !== INTERRUPTED) return answer;
+    options.onInterrupt?.();
+    return { action: 'cancel' };
+  }
+
+  /** The user's answer, or `INTERRUPTED` for Ctrl-C or Escape (or the call's signal) in any question. */
+  async function ask(
+    params: ElicitRequestFormParams,
+    context: ElicitContext,
+    io: Io,
+  ): Promise<ElicitResult | typeof INTERRUPTED> {
     const name = safe(context.server.name, 80);
     const body = [
       `Server: ${name} (unverified)`,
@@ -148,7 +170,7 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       '',
       terminalSafe(params.message, 2000, { multiline: true }),
     ].join('\n');
-    note(body, `Input requested by ${name} (unverified)`, io);
+    note(body, `Input requested by ${name} (unverified)`, { input: io.input, output: io.output });
     const action = await select({
       message: 'Respond to this request?',
       options: [
@@ -158,7 +180,8 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       ],
       ...io,
     });
-    if (isCancel(action) || action === 'cancel') return { action: 'cancel' };
+    if (isCancel(action)) return INTERRUPTED;
+    if (action === 'cancel') return { action: 'cancel' };
     if (action === 'decline') return { action: 'decline' };
     const required = new Set(params.requestedSchema.required ?? []);
     const content: Record<string, Value> = {};
@@ -167,7 +190,7 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       const description = schema.description === undefined ? '' : ` — ${safe(schema.description, 200)}`;
       const optional = required.has(field) ? '' : ' (optional)';
       const answer = await askField(schema, `${label}${optional}${description}`, required.has(field), io);
-      if ('cancel' in answer) return { action: 'cancel' };
+      if ('cancel' in answer) return INTERRUPTED;
       if ('value' in answer) content[field] = answer.value;
     }
     return { action: 'accept', content };

@@ -120,14 +120,46 @@ function auditBase(position: CallPosition, request: { key: string; method: strin
   };
 }
 
-/** One `refused` audit line for each request of a round the host will not answer (round cap, state size). */
+/** Keys (and methods) a coalesced refusal line names before `…`. */
+const NAMED_ON_A_LINE = 8;
+
+function named(values: readonly string[]): string {
+  const shown = values.slice(0, NAMED_ON_A_LINE).join(',');
+  return values.length > NAMED_ON_A_LINE ? `${shown},…` : shown;
+}
+
+/**
+ * One `refused` audit line for the requests of a round the host will not answer (round cap, state
+ * size, too many requests, rate limit, an aborted call), however many: `count` says how many, `key`
+ * and `method` name the first few.
+ */
 export function auditRefusedRound(
   requests: readonly RawInputRequest[],
   position: CallPosition,
   audit: AuditLog,
   reason: string,
 ): void {
-  for (const request of requests) audit.record({ ...auditBase(position, request), decision: 'refused', reason });
+  if (requests.length === 0) return;
+  const methods = [...new Set(requests.map((request) => request.method))];
+  const line = {
+    key: named(requests.slice(0, NAMED_ON_A_LINE + 1).map((request) => request.key)),
+    method: named(methods),
+  };
+  audit.record({ ...auditBase(position, line), decision: 'refused', reason, count: requests.length });
+}
+
+/**
+ * Stops the round when the call's signal has aborted (Ctrl-C, the caller, or a 2025-11-25 call that
+ * has already ended): nothing more is asked, sent or answered.
+ */
+function stopIfAborted(requests: readonly RawInputRequest[], position: CallPosition, policies: RoundPolicies): void {
+  const signal = policies.signal;
+  if (signal?.aborted !== true) return;
+  const stop = isHostError(signal.reason)
+    ? signal.reason
+    : new HostError('interrupted', `${position.tool}: the call was interrupted`, { round: position.round });
+  auditRefusedRound(requests, position, policies.audit, stop.code);
+  throw stop;
 }
 
 /** The model that answers `request`: a request in a tool loop goes only to one that uses tools. */
@@ -254,6 +286,15 @@ export async function fulfilRound(
   policies: RoundPolicies,
   call: CallApproval,
 ): Promise<Record<string, unknown>> {
+  if (raw.length > policies.limits.maxInputRequests) {
+    auditRefusedRound(raw, position, policies.audit, 'request_invalid');
+    throw new HostError(
+      'request_invalid',
+      `the round has ${raw.length} input requests, the limit is ${policies.limits.maxInputRequests}`,
+      { round: position.round },
+    );
+  }
+  stopIfAborted(raw, position, policies);
   let valid: ValidInputRequest[];
   // Server-chosen keys: a Map, so `__proto__` is a key like any other.
   const measured = new Map<string, Measured>();
@@ -286,18 +327,19 @@ export async function fulfilRound(
 
   const sampling = valid.filter((request): request is SamplingRequest => request.method === 'sampling/createMessage');
   await review(sampling, measured, position, policies, call);
+  // The review may have waited on a person: the call may have been aborted (or, on 2025-11-25, ended) since.
+  stopIfAborted(sampling, position, policies);
+  // The round's requests take their tokens together: a round whose wait would pass the limit is refused whole.
   const taken: string[] = [];
-  for (const request of sampling) {
-    for (const key of rateLimitKeys(position)) {
-      try {
-        await policies.rateLimiter.acquire(key, policies.signal);
-        taken.push(key);
-      } catch (error) {
-        // No model is called this round: the tokens taken for it are given back.
-        for (const spent of taken) policies.rateLimiter.release?.(spent);
-        policies.audit.record({ ...auditBase(position, request), decision: 'refused', reason: 'rate_limited' });
-        throw error;
-      }
+  for (const key of sampling.length === 0 ? [] : rateLimitKeys(position)) {
+    try {
+      await policies.rateLimiter.acquire(key, policies.signal, sampling.length);
+      taken.push(key);
+    } catch (error) {
+      // No model is called this round: the tokens taken for it are given back.
+      for (const spent of taken) policies.rateLimiter.release?.(spent, sampling.length);
+      auditRefusedRound(sampling, position, policies.audit, isHostError(error) ? error.code : 'interrupted');
+      throw error;
     }
   }
 
@@ -316,10 +358,17 @@ export async function fulfilRound(
   );
   sampling.forEach((request, index) => (responses[request.key] = answers[index]));
 
-  for (const request of valid) {
+  for (const [index, request] of valid.entries()) {
     if (request.method === 'elicitation/create') {
       if (policies.elicit === undefined) throw new Error('elicitation passed the gate without an elicitor');
-      const answer = await policies.elicit(request.params, { server: position.server, tool: position.tool });
+      // Ctrl-C (the call's signal) ends the whole round, not one question: the rest are never asked.
+      stopIfAborted(valid.slice(index), position, policies);
+      const answer = await policies.elicit(request.params, {
+        server: position.server,
+        tool: position.tool,
+        ...(policies.signal !== undefined && { signal: policies.signal }),
+      });
+      stopIfAborted(valid.slice(index), position, policies);
       policies.audit.record({ ...auditBase(position, request), decision: 'fulfilled', reason: answer.action });
       responses[request.key] = answer;
     } else if (request.method === 'roots/list') {

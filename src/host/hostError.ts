@@ -26,6 +26,11 @@ export type HostErrorCode =
   | 'state_too_large'
   /** The host's model failed. */
   | 'model_failed'
+  /**
+   * The call's signal aborted (Ctrl-C at the terminal, or the caller), or a 2025-11-25 server's live
+   * request came after its call had ended: the round was not answered.
+   */
+  | 'interrupted'
   /** The server broke the protocol or answered with a JSON-RPC error; connection failures too. */
   | 'protocol_error';
 

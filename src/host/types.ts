@@ -78,6 +78,11 @@ export interface AuditEntry {
   decision: AuditDecision;
   /** Error code or short reason for refused/denied/failed. */
   reason?: string;
+  /**
+   * On a refused line that stands for several requests (a round refused whole, refusals outside a
+   * call): how many. `key` and `method` then name the first few, comma-separated.
+   */
+  count?: number;
   /** In a tool loop (SEP-1577), on a request's line: the tools offered, comma-separated. */
   tools?: string;
   /** …its `toolChoice` mode (`auto` when it gave none). */

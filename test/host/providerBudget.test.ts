@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHost } from '../../src/host/createHost.js';
+import { createHost, type HostOptions } from '../../src/host/createHost.js';
 import { parseHostModelSpec } from '../../src/host/hostModels.js';
 import { isHostError, type HostError } from '../../src/host/hostError.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-async function run(scenario: Scenario) {
+async function run(scenario: Scenario, options: Partial<HostOptions> = {}) {
   provider.reset();
   const models = await parseHostModelSpec('openai:fake-gpt', { env: { OPENAI_BASE_URL: provider.baseUrl } });
   const audit = await capturedAuditLog();
@@ -61,6 +61,7 @@ async function run(scenario: Scenario) {
     approver: APPROVE,
     audit: audit.audit,
     rateLimiter: createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 }),
+    ...options,
   });
   const server = createHostileServer(scenario);
   const connection = await host.connect({ kind: 'http', url: server.url, fetch: server.fetch });
@@ -81,7 +82,8 @@ async function run(scenario: Scenario) {
 
 describe('budgets count the serialized provider request', () => {
   it('refuses 40 requests with 250 KB tool descriptions before any reaches the endpoint', async () => {
-    const { error, lines, server } = await run(toolFlood(40, 250_000));
+    // Past the input-request cap (16) too: raised here so that the budget is what stops it.
+    const { error, lines, server } = await run(toolFlood(40, 250_000), { limits: { maxInputRequests: 64 } });
     expect(error?.code).toBe('budget_exceeded');
     expect(provider.requests).toHaveLength(0);
     // The round was never answered.
