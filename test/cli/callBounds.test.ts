@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { CALL_EXIT } from '../../src/cli/call.js';
+import { CALL_EXIT, exitCodeForHostError } from '../../src/cli/call.js';
+import { HostError } from '../../src/host/hostError.js';
 import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from '../../src/cli/jsonDepth.js';
 import { runCli } from '../helpers/cliIo.js';
 import { listenHostileServer, type Scenario } from '../helpers/hostileServers.js';
@@ -52,5 +53,26 @@ describe('call --json on a deep result', () => {
     const value = { a: [1, { b: null }], c: 'text' };
     expect(depthLimited(value)).toEqual({ value, cut: false });
     expect(depthLimited(nested(3), 2)).toEqual({ value: { a: { a: CUT_MARKER } }, cut: true });
+  });
+});
+
+describe('call: bounds as flags and exit codes', () => {
+  it('refuses an --audit-max-bytes under 1024', async () => {
+    const run = await runCli([
+      'call',
+      'summarize_repo',
+      '--url',
+      'http://127.0.0.1:9/mcp',
+      '--audit',
+      'a.jsonl',
+      '--audit-max-bytes',
+      '10',
+    ]);
+    expect(run.code).toBe(CALL_EXIT.usage);
+    expect(run.stderr).toContain('--audit-max-bytes');
+  });
+
+  it('exits 130 when the call was interrupted (Ctrl-C in a question)', () => {
+    expect(exitCodeForHostError(new HostError('interrupted', 'ask: the call was interrupted'))).toBe(130);
   });
 });
