@@ -15,7 +15,7 @@ import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
 import { createRateLimiter, type RateLimitClock } from '../../src/host/policies/rateLimit.js';
 import type { Approver } from '../../src/host/types.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/models/scripted.js';
-import { complete, createHostileServer, inputRequired, type Scenario } from '../helpers/hostileServers.js';
+import { createHostileServer, inputRequired, type Scenario } from '../helpers/hostileServers.js';
 import { capturedAuditLog } from './hostFixtures.js';
 
 const APPROVE: Approver = { review: () => Promise.resolve({ kind: 'approve' }) };
