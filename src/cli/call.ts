@@ -135,7 +135,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
   const onDeny = parseOnDeny(values['on-deny']);
   const logger = createStderrLogger({ stream: io.stderr });
-  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
+  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger, env: io.env });
   const interactive = io.stdin.isTTY === true;
   const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));

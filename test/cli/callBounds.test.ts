@@ -1,7 +1,12 @@
 /**
- * `call` against servers that send what the terminal side cannot take whole: results nested
- * deeper than printing recurses (`--json`).
+ * `call` against servers that push its bounds: a round of tools too large for the budget (the
+ * provider a fake OpenAI-compatible endpoint that records what it receives), results nested deeper
+ * than printing recurses (`--json`); the bounds' flags and exit codes.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { CALL_EXIT, exitCodeForHostError } from '../../src/cli/call.js';
@@ -9,6 +14,7 @@ import { HostError } from '../../src/host/hostError.js';
 import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from '../../src/cli/jsonDepth.js';
 import { runCli } from '../helpers/cliIo.js';
 import { listenHostileServer, type Scenario } from '../helpers/hostileServers.js';
+import { chatCompletion, startFakeProvider } from '../models/fakeProviders.js';
 
 /** `{"a":{"a":…{"a":"bottom"}}}`, `depth` objects deep, built without recursion. */
 function nested(depth: number): Record<string, unknown> {
@@ -57,6 +63,59 @@ describe('call --json on a deep result', () => {
 });
 
 describe('call: bounds as flags and exit codes', () => {
+  it('exits 4 (budget_exceeded) before a round of tools with 250 KB descriptions reaches the provider', async () => {
+    const provider = await startFakeProvider('openai', () => ({ body: chatCompletion({ text: 'x' }) }));
+    const tool = { name: 'read_file', description: 'd'.repeat(250_000), inputSchema: { type: 'object' } };
+    const ask = {
+      method: 'sampling/createMessage',
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'Which?' } }],
+        maxTokens: 100,
+        tools: [tool],
+      },
+    };
+    const requests: Record<string, unknown> = {};
+    for (let index = 0; index < 10; index++) requests[`ask${index}`] = ask;
+    const server = await listenHostileServer(() => ({
+      resultType: 'input_required',
+      inputRequests: requests,
+      requestState: 's',
+    }));
+    const dir = await mkdtemp(join(tmpdir(), 'mmi-budget-'));
+    const audit = join(dir, 'audit.jsonl');
+    let run;
+    try {
+      run = await runCli(
+        [
+          'call',
+          'summarize_repo',
+          '--url',
+          server.url,
+          '--host-model',
+          'openai:fake-gpt',
+          '--approve',
+          'auto',
+          '--audit',
+          audit,
+        ],
+        { OPENAI_BASE_URL: provider.baseUrl },
+      );
+    } finally {
+      await server.close();
+      await provider.close();
+    }
+    const lines = (await readFile(audit, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await rm(dir, { recursive: true, force: true });
+    expect(run.code).toBe(CALL_EXIT.policyStop);
+    expect(run.stderr).toContain('budget_exceeded');
+    expect(provider.requests).toHaveLength(0);
+    expect(lines).toEqual([expect.objectContaining({ decision: 'refused', reason: 'budget_exceeded' })]);
+    expect(lines[0]?.bytes).toBeGreaterThan(250_000);
+  });
+
   it('refuses an --audit-max-bytes under 1024', async () => {
     const run = await runCli([
       'call',
@@ -70,6 +129,7 @@ describe('call: bounds as flags and exit codes', () => {
     ]);
     expect(run.code).toBe(CALL_EXIT.usage);
     expect(run.stderr).toContain('--audit-max-bytes');
+    expect(run.stderr).toContain('1024');
   });
 
   it('exits 130 when the call was interrupted (Ctrl-C in a question)', () => {
