@@ -2,17 +2,20 @@
  * One round of embedded requests through the host's trust boundary, in this order, so that
  * nothing is sent and no model is called past the first refusal:
  *
+ * 0. a round of more than `maxInputRequests` is refused whole; so is one whose call was aborted;
  * 1. capability gate over every request of the round (undeclared → stop);
  * 2. validation of every request (shapes, `maxTokens`, sizes, `includeContext`, priorities);
  * 3. budgets: each sampling request reserves the bytes its model's provider will receive (the serialized
  *    request: messages, system prompt, tools, tool results) and tokens (their estimate + `maxTokens`);
  * 4. approval: every sampling request of the round in one review (unless the call is approved);
- * 5. the rate limit: one token per sampling request, per server and per principal;
+ * 5. the rate limit: one token per sampling request, per server and per principal, the round's taken
+ *    together (a round whose wait would pass the limit is refused whole);
  * 6. fulfilment: the model the preferences choose; its answer size-checked, its spend settled; the
  *    first failure (a model error, a rejected answer) aborts the round's other model calls.
  *
- * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval);
- * `roots/list` is answered from the configured roots. Every request gets audit lines.
+ * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval); the
+ * call's signal (Ctrl-C) stops the whole round, not one question. `roots/list` is answered from the
+ * configured roots. Every request gets audit lines; a round refused whole gets one, with a count.
  */
 import type {
   ClientCapabilities,

@@ -70,7 +70,10 @@ export interface AuditEntry {
   method: string;
   key: string;
   round: number;
-  /** Bytes of the request's messages + system prompt (request), or of the answer sent back (fulfilled). */
+  /**
+   * Bytes of the serialized request the model's provider receives (messages, system prompt, tools, tool
+   * results) on a request's lines, or of the answer sent back (fulfilled).
+   */
   bytes?: number;
   /** Tokens spent (input + output) when known. */
   tokens?: number;

@@ -2,7 +2,8 @@
  * Decides whether a server (or a principal on it) may have another model call now: a token bucket
  * per key, `capacity` calls in a burst, refilled at `refillPerSecond`. An acquirer that finds the
  * bucket empty waits for its turn when that wait is at most `maxWaitMs`, else is refused at once
- * with `rate_limited`. Waiters are served in arrival order; each token goes to exactly one.
+ * with `rate_limited`; a round acquires its tokens together, so its wait is the wait for all of them.
+ * Waiters are served in arrival order; each token goes to exactly one.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 
