@@ -333,15 +333,22 @@ export async function fulfilRound(
   // The review may have waited on a person: the call may have been aborted (or, on 2025-11-25, ended) since.
   stopIfAborted(sampling, position, policies);
   // The round's requests take their tokens together: a round whose wait would pass the limit is refused whole.
-  const taken: string[] = [];
-  for (const key of sampling.length === 0 ? [] : rateLimitKeys(position)) {
+  // `roots/list` has a bucket of its own (`roots:` + the server's key), as outside a call.
+  const roots = valid.filter((request) => request.method === 'roots/list');
+  const wanted: Array<{ key: string; count: number }> = [
+    ...(sampling.length === 0 ? [] : rateLimitKeys(position).map((key) => ({ key, count: sampling.length }))),
+    ...(roots.length === 0 ? [] : [{ key: `roots:${position.server.key}`, count: roots.length }]),
+  ];
+  const taken: Array<{ key: string; count: number }> = [];
+  for (const want of wanted) {
     try {
-      await policies.rateLimiter.acquire(key, policies.signal, sampling.length);
-      taken.push(key);
+      await policies.rateLimiter.acquire(want.key, policies.signal, want.count);
+      taken.push(want);
     } catch (error) {
-      // No model is called this round: the tokens taken for it are given back.
-      for (const spent of taken) policies.rateLimiter.release?.(spent, sampling.length);
-      auditRefusedRound(sampling, position, policies.audit, isHostError(error) ? error.code : 'interrupted');
+      // Nothing is answered this round: the tokens taken for it are given back.
+      for (const spent of taken) policies.rateLimiter.release?.(spent.key, spent.count);
+      const refused = want.key.startsWith('roots:') ? roots : sampling;
+      auditRefusedRound(refused, position, policies.audit, isHostError(error) ? error.code : 'interrupted');
       throw error;
     }
   }

@@ -326,3 +326,16 @@ describe("a server's output schema with a catastrophic pattern", () => {
     },
   );
 });
+
+describe('roots/list in a round', () => {
+  it('takes tokens from the roots bucket: a round past it is refused whole', async () => {
+    const rateLimiter = instantLimiter({ capacity: 3, refillPerSecond: 0, maxWaitMs: 0 });
+    const roots = () => ({ method: 'roots/list', params: {} });
+    const { error, lines } = await callModern(() => inputRequired(many(4, roots), 's'), {
+      rateLimiter,
+      roots: [{ uri: 'file:///work', name: 'work' }],
+    });
+    expect(error?.code).toBe('rate_limited');
+    expect(lines).toEqual([expect.objectContaining({ decision: 'refused', reason: 'rate_limited', count: 4 })]);
+  });
+});
