@@ -260,6 +260,8 @@ async function review(
   let decision: ApprovalDecision;
   if (call.approvedForCall) decision = { kind: 'approve_call' };
   else decision = await policies.approver.review({ ...position, requests: sampling }, policies.signal);
+  // A dialog closed by the call's abort (or, on 2025-11-25, by its end) decided nothing.
+  stopIfAborted(sampling, position, policies);
   for (const request of sampling) {
     policies.audit.record({
       ...auditBase(position, request),
@@ -330,8 +332,6 @@ export async function fulfilRound(
 
   const sampling = valid.filter((request): request is SamplingRequest => request.method === 'sampling/createMessage');
   await review(sampling, measured, position, policies, call);
-  // The review may have waited on a person: the call may have been aborted (or, on 2025-11-25, ended) since.
-  stopIfAborted(sampling, position, policies);
   // The round's requests take their tokens together: a round whose wait would pass the limit is refused whole.
   // `roots/list` has a bucket of its own (`roots:` + the server's key), as outside a call.
   const roots = valid.filter((request) => request.method === 'roots/list');
