@@ -13,7 +13,9 @@ import { CALL_EXIT, exitCodeForHostError } from '../../src/cli/call.js';
 import { HostError } from '../../src/host/hostError.js';
 import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from '../../src/cli/jsonDepth.js';
 import { runCli } from '../helpers/cliIo.js';
-import { listenHostileServer, type Scenario } from '../helpers/hostileServers.js';
+import { inputRequired, listenHostileServer, type Scenario } from '../helpers/hostileServers.js';
+import { CTRL_C, spawnPty } from '../helpers/pty.js';
+import { CLI } from '../helpers/rawChannel.js';
 import { chatCompletion, startFakeProvider } from '../models/fakeProviders.js';
 
 /** `{"a":{"a":…{"a":"bottom"}}}`, `depth` objects deep, built without recursion. */
@@ -134,5 +136,38 @@ describe('call: bounds as flags and exit codes', () => {
 
   it('exits 130 when the call was interrupted (Ctrl-C in a question)', () => {
     expect(exitCodeForHostError(new HostError('interrupted', 'ask: the call was interrupted'))).toBe(130);
+  });
+});
+
+describe('call: Ctrl-C in a question', () => {
+  it('stops the whole round under a terminal: no other question is asked, exit 130', async () => {
+    const question = (index: number) => ({
+      method: 'elicitation/create',
+      params: { message: `Question ${index}?`, requestedSchema: { type: 'object', properties: {} } },
+    });
+    const server = await listenHostileServer(() =>
+      inputRequired({ q0: question(0), q1: question(1), q2: question(2) }, 's1'),
+    );
+    try {
+      const pty = spawnPty(process.execPath, [CLI, 'call', 'summarize_repo', '--url', server.url, '--approve', 'deny']);
+      try {
+        await pty.waitFor('Respond to this request?');
+        expect(pty.output()).toContain('Question 0?');
+        pty.write(CTRL_C);
+        // Before, Ctrl-C cancelled one question and the next one came up.
+        const next = pty.waitFor('Question 1?', 30_000).then(
+          () => 'the next question',
+          () => 'no other question',
+        );
+        const outcome = await Promise.race([pty.exit, next]);
+        expect(outcome).toBe(130);
+        expect(pty.output()).toContain('interrupted');
+        expect(server.calls).toHaveLength(1);
+      } finally {
+        pty.kill();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
