@@ -6,7 +6,7 @@
  * Exit codes: 0 success, 1 the tool answered with an error result, 2 usage or configuration,
  * 3 denied (approval), 4 stopped by a host policy (or the host's model failed), 5 protocol or
  * connection error, 6 the result was printed cut (`--json`: nested deeper than the print depth limit),
- * 130 interrupted (Ctrl-C in a question: the whole round stops).
+ * 130 cancelled (Ctrl-C, at a question too: the whole round stops).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,9 +21,10 @@ import { createHost, type HostCallResult, type OnDeny } from '../host/createHost
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
+import { createTerminalGate } from '../host/terminalGate.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
-import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
 import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from './jsonDepth.js';
 import { CALL_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
@@ -35,14 +36,16 @@ export const CALL_EXIT = {
   denied: 3,
   policyStop: 4,
   protocolError: 5,
+  /** `--json`: the result is nested past the print depth limit and was printed cut there. */
   resultCut: 6,
-  interrupted: 130,
+  /** Ctrl-C (or the task cancelled): the shell's code for a process ended by SIGINT. */
+  cancelled: 130,
 } as const;
 
 export function exitCodeForHostError(error: HostError): number {
   if (error.code === 'approval_denied') return CALL_EXIT.denied;
-  if (error.code === 'interrupted') return CALL_EXIT.interrupted;
   if (error.code === 'protocol_error') return CALL_EXIT.protocolError;
+  if (error.code === 'cancelled') return CALL_EXIT.cancelled;
   return CALL_EXIT.policyStop;
 }
 
@@ -118,6 +121,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     'audit-max-bytes': { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
+    'no-tasks': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -137,7 +141,9 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const logger = createStderrLogger({ stream: io.stderr });
   const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger, env: io.env });
   const interactive = io.stdin.isTTY === true;
-  const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
+  // One terminal: while a dialog holds it, the server's stderr lines wait.
+  const terminal = createTerminalGate();
+  const approver = await createApprover(mode, { input: io.stdin, output: io.stderr, terminal });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
   const auditMaxBytes = parseInteger('--audit-max-bytes', values['audit-max-bytes'], 1024, Number.MAX_SAFE_INTEGER);
   let audit: AuditLog = silentAuditLog;
@@ -148,7 +154,8 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
         : { file: values.audit, ...(auditMaxBytes !== undefined && { maxBytes: auditMaxBytes }) },
     );
   }
-  // Ctrl-C in a question stops the whole call, not just that question.
+  // Ctrl-C ends the call (a task is sent tasks/cancel) instead of the process, once; a second one is the default.
+  // At a question Ctrl-C is a key the prompt reads: the elicitor says so, and the whole round stops too.
   const interrupt = new AbortController();
 
   const host = createHost({
@@ -158,20 +165,39 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     audit,
     // Elicitation is declared only where someone can answer it.
     ...(interactive && {
-      elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr, onInterrupt: () => interrupt.abort() }),
+      elicit: createTerminalElicitor({
+        input: io.stdin,
+        output: io.stderr,
+        terminal,
+        onInterrupt: () => interrupt.abort(),
+      }),
     }),
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
+    ...(values['no-tasks'] === true && { tasks: false }),
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
+  const serverStderr = withServerStderr('call', target, values['server-stderr'], { output: io.stderr, terminal });
+  const onInterrupt = (): void => {
+    process.off('SIGINT', onInterrupt);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     const connection = await host.connect(target);
     try {
+      let lastStatus = '';
       const outcome = await connection.callTool(tool, args, {
         signal: interrupt.signal,
         onRound: (round, keys) =>
           logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
+        onTask: (task) => {
+          // One line per change: a task polled every second says nothing new most of the time.
+          const line = `task ${task.status}${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`;
+          if (line !== lastStatus) logger.info(terminalSafe(line, MAX_LINE_CHARS));
+          lastStatus = line;
+        },
       });
       if (outcome.declined !== undefined) {
         const how =
@@ -194,6 +220,8 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     }
     return exitCodeForHostError(error);
   } finally {
+    process.off('SIGINT', onInterrupt);
     await audit.close();
+    await serverStderr.close();
   }
 }

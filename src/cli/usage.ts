@@ -97,6 +97,14 @@ Options:
                                memory:          this process only (default; one instance)
                                redis://HOST:PORT[/DB]  shared by every instance (a fleet); if Redis is
                                                 unreachable, MRTR rounds are refused and /readyz says so
+  --tasks on|off             the tasks extension (io.modelcontextprotocol/tasks): a call that declares it
+                             runs as a task the client polls (default: on); with a redis:// --store,
+                             tasks are kept in Redis and run by any instance (BullMQ)
+  --task-ttl SECONDS         how long a task and its result are kept after it was created, 60-604800
+                             (default: 3600)
+  --max-tasks-per-principal N
+                             unfinished tasks one principal may have, 1-10000; beyond it a call runs
+                             as an ordinary (non-task) call (default: 32)
   --rate-limit N             tool calls per principal per minute, across every instance on --store,
                              1-1000000; over it: HTTP 429 with Retry-After (stdio: an isError result)
   --principal-token-budget N server-owned model tokens per principal per day, across the store,
@@ -228,6 +236,9 @@ Target (exactly one):
   --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
   --url URL                  a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp
   --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+  --server-stderr MODE       stdio only: the server's stderr — prefixed (default: its lines, each
+                             prefixed, shown when no dialog is open), log:FILE (appended to FILE),
+                             ignore, or inherit (the server writes to your terminal as is)
 
 Options:
   --args JSON                the tool's arguments, a JSON object (default: {})
@@ -245,18 +256,22 @@ Options:
   --audit-max-bytes N        rotate the audit file to FILE.1 when it would pass N bytes,
                              1024 or more (default: 67108864, 64 MiB)
   --root DIR                 repeatable: answer roots/list with these directories (declares roots)
+  --no-tasks                 do not declare the tasks extension (io.modelcontextprotocol/tasks); by
+                             default a server may run the call as a task, which is polled at the
+                             server's interval (its status on stderr) and cancelled on Ctrl-C
   --trace                    one stderr line per protocol message (ids, methods, keys, sizes)
   --json                     print {result, rounds, usage} as JSON
   -h, --help                 show this help
 
 Elicitation (form mode) is declared, and answered at the terminal, only when stdin is a terminal;
 Ctrl-C in a question stops the call (the rest of the round is not asked).
+A stdio server runs in a session of its own: it cannot open your terminal (/dev/tty).
 
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
 3 denied (the approval said no), 4 stopped by a host policy (capability, validation, input
 requests per round, round cap, budget, rate limit, response size, state size) or the host's model
 failed, 5 protocol or connection error, 6 the result was printed cut (--json: nested deeper than
-64 levels), 130 interrupted (Ctrl-C).`;
+64 levels), 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
 
 export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--json]
 
@@ -267,6 +282,7 @@ revision, its capabilities and its tools. Declares no client capabilities.
   --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
   --url URL                  a Streamable HTTP endpoint
   --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+  --server-stderr MODE       stdio only: prefixed (default), log:FILE, ignore or inherit (see call)
   --json                     print the discovery as JSON
   -h, --help                 show this help
 

@@ -13,7 +13,9 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   Client,
+  PROTOCOL_VERSION_META_KEY,
   isInputRequiredResult,
   ProtocolError,
   SdkError,
@@ -41,6 +43,8 @@ import { linearSchemaValidator } from './linearSchemas.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from '../protocol/sanitize.js';
 import { clientTransport, targetKey, type HostTarget } from './target.js';
+import { createTaskChannel, taskOfResult, TASKS_EXTENSION } from './taskChannel.js';
+import { driveTask } from './taskPolling.js';
 import type { TraceSink } from './trace.js';
 import type { Approver, CallPosition, ConnectedServer } from './types.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
@@ -52,6 +56,11 @@ export { targetKey, type HostTarget } from './target.js';
 export interface HostOptions {
   /** The client name the server sees. */
   name?: string;
+  /**
+   * Declare the tasks extension (`io.modelcontextprotocol/tasks`, default true): a server may then answer a call
+   * with a task, which the host polls at the server's interval, answering its input through the same policies.
+   */
+  tasks?: boolean;
   /**
    * Models for `sampling/createMessage`, chosen per request by its preferences; declares `sampling` when
    * non-empty, and `sampling.tools` when one of them can use tools (`usesTools`): requests that offer
@@ -107,6 +116,8 @@ export interface HostCallOptions {
   signal?: AbortSignal;
   /** Called after each round is answered, before the retry (progress for long calls). */
   onRound?: (round: number, keys: string[]) => void;
+  /** Called with each state of a task the server made of the call (status and its message). */
+  onTask?: (task: { status: string; statusMessage?: string }) => void;
 }
 
 export interface HostCallResult {
@@ -231,13 +242,16 @@ class LostInTransit extends Error {
 
 export function createHost(options: HostOptions = {}): Host {
   const models = options.models ?? [];
-  const capabilities: ClientCapabilities = hostCapabilities({
-    model: models[0]?.model,
-    // Tool-loop requests go to the models that use tools (fulfilRound.ts): one is enough to declare it.
-    usesTools: models.some((entry) => entry.model.usesTools === true),
-    elicit: options.elicit,
-    roots: options.roots,
-  });
+  const capabilities: ClientCapabilities = {
+    ...hostCapabilities({
+      model: models[0]?.model,
+      // Tool-loop requests go to the models that use tools (fulfilRound.ts): one is enough to declare it.
+      usesTools: models.some((entry) => entry.model.usesTools === true),
+      elicit: options.elicit,
+      roots: options.roots,
+    }),
+    ...(options.tasks !== false && { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   const limits: RequestLimits = resolveLimits('host limits', DEFAULT_REQUEST_LIMITS, options.limits);
   const budgets: BudgetLimits = resolveLimits('host budgets', DEFAULT_BUDGET_LIMITS, options.budgets);
   const maxRounds = options.maxRounds ?? DEFAULT_HOST_MAX_ROUNDS;
@@ -296,13 +310,20 @@ export function createHost(options: HostOptions = {}): Host {
     };
     const protocolError = (error: unknown, tool: string) => asProtocolError(error, tool, closedBecause);
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
+    const clientName = options.name ?? 'mcp-model-input-host';
+    const tasks = createTaskChannel(
+      clientTransport(target, {
+        ...(options.trace !== undefined && { trace: options.trace }),
+        ...(options.maxResponseBodyBytes !== undefined && { maxResponseBodyBytes: options.maxResponseBodyBytes }),
+      }),
+      () => ({
+        [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION,
+        [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+        [CLIENT_INFO_META_KEY]: { name: clientName, version: VERSION },
+      }),
+    );
     try {
-      await client.connect(
-        clientTransport(target, {
-          ...(options.trace !== undefined && { trace: options.trace }),
-          ...(options.maxResponseBodyBytes !== undefined && { maxResponseBodyBytes: options.maxResponseBodyBytes }),
-        }),
-      );
+      await client.connect(tasks.transport);
     } catch (error) {
       await client.close().catch(() => {});
       throw protocolError(error, 'connect');
@@ -395,6 +416,20 @@ export function createHost(options: HostOptions = {}): Host {
           if (reason !== undefined) throw new LostInTransit(`round ${round}`, reason, error);
           throw protocolError(error, name);
         }
+        const task = taskOfResult(answer);
+        if (task !== undefined) {
+          return await driveTask({
+            name,
+            task,
+            call,
+            policies,
+            approval,
+            checkOutput,
+            channel: tasks,
+            server,
+            maxRounds,
+          });
+        }
         if (!isInputRequiredResult(answer)) {
           checkOutput(answer as CallToolResult);
           const { tokens, bytes } = policies.budget.totals();
@@ -455,19 +490,29 @@ export function createHost(options: HostOptions = {}): Host {
       call: HostCallOptions,
     ): Promise<HostCallResult> {
       let session: LegacyCallSession;
+      // Aborted when the call itself fails (its request timed out, the connection closed): a dialog still open
+      // for one of its live requests closes, saying why, instead of waiting for an answer nobody can use.
+      const ended = new AbortController();
+      const signal = call.signal === undefined ? ended.signal : AbortSignal.any([call.signal, ended.signal]);
       try {
-        session = await legacy.begin(name, call.signal);
+        session = await legacy.begin(name, signal);
       } catch (error) {
         throw protocolError(error, name);
       }
       try {
-        const result = (await client.callTool(
-          { name, arguments: args },
-          {
-            ...timeout,
-            ...(call.signal !== undefined && { signal: call.signal }),
-          },
-        )) as CallToolResult;
+        const result = (await client
+          .callTool(
+            { name, arguments: args },
+            {
+              ...timeout,
+              ...(call.signal !== undefined && { signal: call.signal }),
+            },
+          )
+          .catch((error: unknown) => {
+            const why = terminalSafe(error instanceof Error ? error.message : String(error), MAX_PEER_MESSAGE_CHARS);
+            ended.abort(new Error(`the call ended before an answer (${why})`));
+            throw error;
+          })) as CallToolResult;
         const declined = onDeny === 'fallback' ? session.declined() : undefined;
         if (declined === undefined) session.rethrowStop();
         return {
@@ -526,9 +571,9 @@ export function createHost(options: HostOptions = {}): Host {
         try {
           return await callOnce(name, args, call);
         } catch (error) {
-          // Whatever the abort broke on its way (a leg, a dialog), the call was interrupted.
-          if (call.signal?.aborted !== true || (isHostError(error) && error.code === 'interrupted')) throw error;
-          throw new HostError('interrupted', `${name}: the call was interrupted`, {}, { cause: error });
+          // Whatever the abort broke on its way (a leg, a dialog), the call was cancelled.
+          if (call.signal?.aborted !== true || (isHostError(error) && error.code === 'cancelled')) throw error;
+          throw new HostError('cancelled', `${name}: the call was cancelled`, {}, { cause: error });
         }
       },
       close: () => {

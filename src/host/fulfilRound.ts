@@ -160,23 +160,22 @@ function stopIfAborted(requests: readonly RawInputRequest[], position: CallPosit
   if (signal?.aborted !== true) return;
   const stop = isHostError(signal.reason)
     ? signal.reason
-    : new HostError('interrupted', `${position.tool}: the call was interrupted`, { round: position.round });
+    : new HostError('cancelled', `${position.tool}: the call was cancelled`, { round: position.round });
   auditRefusedRound(requests, position, policies.audit, stop.code);
   throw stop;
-}
-
-/** The model that answers `request`: a request in a tool loop goes only to one that uses tools. */
-function modelFor(request: SamplingRequest, policies: RoundPolicies): HostModelEntry {
-  const models = samplingUsesTools(request.params)
-    ? policies.models.filter((entry) => entry.model.usesTools === true)
-    : policies.models;
-  return selectHostModel(request.params.modelPreferences, models);
 }
 
 /** A sampling request with its model and the bytes that model's provider will receive. */
 interface Measured {
   chosen: HostModelEntry;
   bytes: number;
+}
+
+/** The host model that answers `request`: the one its preferences choose (the dialog shows the same). */
+function modelFor(request: SamplingRequest, all: readonly HostModelEntry[]): HostModelEntry {
+  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
+  const models = samplingUsesTools(request.params) ? all.filter((entry) => entry.model.usesTools === true) : all;
+  return selectHostModel(request.params.modelPreferences, models);
 }
 
 async function sample(
@@ -259,7 +258,11 @@ async function review(
   if (sampling.length === 0) return;
   let decision: ApprovalDecision;
   if (call.approvedForCall) decision = { kind: 'approve_call' };
-  else decision = await policies.approver.review({ ...position, requests: sampling }, policies.signal);
+  else {
+    const answeredBy = policies.models.length === 0 ? undefined : sampling.map((r) => modelFor(r, policies.models).id);
+    const round = { ...position, requests: sampling, ...(answeredBy !== undefined && { answeredBy }) };
+    decision = await policies.approver.review(round, policies.signal);
+  }
   // A dialog closed by the call's abort (or, on 2025-11-25, by its end) decided nothing.
   stopIfAborted(sampling, position, policies);
   for (const request of sampling) {
@@ -309,7 +312,7 @@ export async function fulfilRound(
     policies.budget.startRound(position.round);
     for (const request of valid) {
       if (request.method !== 'sampling/createMessage') continue;
-      const chosen = modelFor(request, policies);
+      const chosen = modelFor(request, policies.models);
       const bytes = await providerRequestBytes(chosen.model, request.params);
       measured.set(request.key, { chosen, bytes });
       policies.budget.reserve(request.key, { bytes, tokens: estimateTokens(bytes) + request.params.maxTokens });
@@ -348,7 +351,7 @@ export async function fulfilRound(
       // Nothing is answered this round: the tokens taken for it are given back.
       for (const spent of taken) policies.rateLimiter.release?.(spent.key, spent.count);
       const refused = want.key.startsWith('roots:') ? roots : sampling;
-      auditRefusedRound(refused, position, policies.audit, isHostError(error) ? error.code : 'interrupted');
+      auditRefusedRound(refused, position, policies.audit, isHostError(error) ? error.code : 'cancelled');
       throw error;
     }
   }

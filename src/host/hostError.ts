@@ -26,13 +26,13 @@ export type HostErrorCode =
   | 'state_too_large'
   /** The host's model failed. */
   | 'model_failed'
-  /**
-   * The call's signal aborted (Ctrl-C at the terminal, or the caller), or a 2025-11-25 server's live
-   * request came after its call had ended: the round was not answered.
-   */
-  | 'interrupted'
   /** The server broke the protocol or answered with a JSON-RPC error; connection failures too. */
-  | 'protocol_error';
+  | 'protocol_error'
+  /**
+   * The call was cancelled: by the caller (Ctrl-C, its signal; the whole round stops), or its task by the
+   * server; also a 2025-11-25 live request that came after its call had ended.
+   */
+  | 'cancelled';
 
 export interface HostErrorDetail {
   /** The input key concerned, when one is. */

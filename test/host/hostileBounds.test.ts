@@ -165,7 +165,7 @@ describe('2026-07-28: one answer, bounded work', () => {
       .callTool('summarize_repo', {}, { signal: controller.signal })
       .catch((caught: unknown) => caught);
     await connection.close();
-    expect(isHostError(error) && error.code).toBe('interrupted');
+    expect(isHostError(error) && error.code).toBe('cancelled');
     expect(asked).toEqual(['Question 0?']);
     expect(server.calls).toHaveLength(1);
   });
@@ -213,7 +213,7 @@ describe('2025-11-25: live requests, bounded work', () => {
     await Promise.allSettled(outcomes);
     await connection.close();
     await server.close();
-    expect(isHostError(error) && error.code).toBe('interrupted');
+    expect(isHostError(error) && error.code).toBe('cancelled');
     expect(asked).toEqual(['Question 0?']);
     // Not even the interrupted question's answer is sent: every one of the 200 is refused.
     const settled = await Promise.allSettled(outcomes);
