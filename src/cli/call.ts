@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 success, 1 the tool answered with an error result, 2 usage or configuration,
  * 3 denied (approval), 4 stopped by a host policy (or the host's model failed), 5 protocol or
- * connection error.
+ * connection error, 6 the result was printed cut (`--json`: nested deeper than the print depth limit),
+ * 130 cancelled (Ctrl-C, at a question too: the whole round stops).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,7 @@ import { readInputFile } from '../plan/readInput.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
+import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from './jsonDepth.js';
 import { CALL_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -37,6 +39,8 @@ export const CALL_EXIT = {
   denied: 3,
   policyStop: 4,
   protocolError: 5,
+  /** `--json`: the result is nested past the print depth limit and was printed cut there. */
+  resultCut: 6,
   /** Ctrl-C (or the task cancelled): the shell's code for a process ended by SIGINT. */
   cancelled: 130,
 } as const;
@@ -79,10 +83,18 @@ function resultText(result: CallToolResult): string {
     .trimEnd();
 }
 
-function printResult(io: CliIo, outcome: HostCallResult, json: boolean): void {
+/** Prints the outcome; false when it had to be cut (nested past the print depth limit). */
+function printResult(io: CliIo, outcome: HostCallResult, json: boolean): boolean {
   if (json) {
-    writeLine(io.stdout, terminalSafeJson(outcome, 2));
-    return;
+    const { value, cut } = depthLimited(outcome);
+    writeLine(io.stdout, terminalSafeJson(value, 2));
+    if (cut) {
+      writeLine(
+        io.stderr,
+        `mcp-model-input: the result is nested deeper than ${MAX_PRINT_DEPTH} levels; deeper values were printed as "${CUT_MARKER}"`,
+      );
+    }
+    return !cut;
   }
   const text = resultText(outcome.result);
   if (outcome.result.isError === true) {
@@ -92,6 +104,7 @@ function printResult(io: CliIo, outcome: HostCallResult, json: boolean): void {
     // The result is the server's text: on a terminal it must not drive the terminal; piped, it is passed on as is.
     writeLine(io.stdout, io.stdout.isTTY === true ? terminalSafe(text, Infinity, { multiline: true }) : text);
   }
+  return true;
 }
 
 function parseOnDeny(value: string | undefined): OnDeny {
@@ -111,9 +124,10 @@ async function elicitorFor(
   interactive: boolean,
   io: CliIo,
   terminal: TerminalGate,
+  onInterrupt: () => void,
 ): Promise<TerminalElicitor> {
   const mode = value ?? (interactive ? 'prompt' : 'auto-decline');
-  if (mode === 'prompt') return createTerminalElicitor({ input: io.stdin, output: io.stderr, terminal });
+  if (mode === 'prompt') return createTerminalElicitor({ input: io.stdin, output: io.stderr, terminal, onInterrupt });
   if (mode === 'auto-decline') return declineElicitor;
   if (mode.startsWith('rules:') && mode.length > 'rules:'.length) {
     const file = mode.slice('rules:'.length);
@@ -146,6 +160,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     'max-rounds': { type: 'string' },
     'on-deny': { type: 'string' },
     audit: { type: 'string' },
+    'audit-max-bytes': { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
     'no-tasks': { type: 'boolean' },
@@ -168,17 +183,26 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const logger = createStderrLogger({ stream: io.stderr });
   const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, {
     logger,
+    env: io.env,
     builtin: defaultBuiltinModel(),
   });
   const interactive = io.stdin.isTTY === true;
   // One terminal: while a dialog holds it, the server's stderr lines wait.
   const terminal = createTerminalGate();
   const approver = await createApprover(mode, { input: io.stdin, output: io.stderr, terminal });
-  const elicit = await elicitorFor(values.elicit, interactive, io, terminal);
+  // Ctrl-C ends the call (a task is sent tasks/cancel) instead of the process, once; a second one is the default.
+  // At a question Ctrl-C is a key the prompt reads: the elicitor says so, and the whole round stops too.
+  const interrupt = new AbortController();
+  const elicit = await elicitorFor(values.elicit, interactive, io, terminal, () => interrupt.abort());
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
+  const auditMaxBytes = parseInteger('--audit-max-bytes', values['audit-max-bytes'], 1024, Number.MAX_SAFE_INTEGER);
   let audit: AuditLog = silentAuditLog;
   if (values.audit !== undefined) {
-    audit = await createAuditLog(values.audit === '-' ? { stream: io.stderr } : { file: values.audit });
+    audit = await createAuditLog(
+      values.audit === '-'
+        ? { stream: io.stderr }
+        : { file: values.audit, ...(auditMaxBytes !== undefined && { maxBytes: auditMaxBytes }) },
+    );
   }
 
   const host = createHost({
@@ -195,8 +219,6 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
   const serverStderr = withServerStderr('call', target, values['server-stderr'], { output: io.stderr, terminal });
-  // Ctrl-C ends the call (a task is sent tasks/cancel) instead of the process, once; a second one is the default.
-  const interrupt = new AbortController();
   const onInterrupt = (): void => {
     process.off('SIGINT', onInterrupt);
     interrupt.abort();
@@ -224,8 +246,9 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
             : "the server went on without the host's model";
         sayLine(io, `mcp-model-input: sampling declined (${outcome.declined.reason}); ${how} (--on-deny fallback)`);
       }
-      printResult(io, outcome, values.json === true);
-      return outcome.result.isError === true ? CALL_EXIT.toolError : CALL_EXIT.ok;
+      const whole = printResult(io, outcome, values.json === true);
+      if (outcome.result.isError === true) return CALL_EXIT.toolError;
+      return whole ? CALL_EXIT.ok : CALL_EXIT.resultCut;
     } finally {
       await connection.close().catch(() => {});
     }

@@ -265,6 +265,8 @@ Options:
                              its own serves it (2025-11-25: the server got -1; its result is shown)
   --audit FILE               append one JSON line per model request to FILE ('-' for stderr);
                              never prompt or response text
+  --audit-max-bytes N        rotate the audit file to FILE.1 when it would pass N bytes,
+                             1024 or more (default: 67108864, 64 MiB)
   --root DIR                 repeatable: answer roots/list with these directories (declares roots)
   --no-tasks                 do not declare the tasks extension (io.modelcontextprotocol/tasks); by
                              default a server may run the call as a task, which is polled at the
@@ -273,12 +275,14 @@ Options:
   --json                     print {result, rounds, usage} as JSON
   -h, --help                 show this help
 
+Ctrl-C in a question stops the call (the rest of the round is not asked).
 A stdio server runs in a session of its own: it cannot open your terminal (/dev/tty).
 
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
-3 denied (the approval said no), 4 stopped by a host policy (capability, validation, round cap,
-budget, rate limit, response size, state size) or the host's model failed, 5 protocol or
-connection error, 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
+3 denied (the approval said no), 4 stopped by a host policy (capability, validation, input
+requests per round, round cap, budget, rate limit, response size, state size) or the host's model
+failed, 5 protocol or connection error, 6 the result was printed cut (--json: nested deeper than
+64 levels), 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
 
 export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--declare LIST] [--json]
 

@@ -5,8 +5,12 @@
  * `AuditEntry` fields are written, in a fixed order, whatever else a caller passes; strings are cut
  * to `MAX_AUDIT_STRING` characters. Writing never throws at `record`: the first failure is kept and
  * thrown by `close()`.
+ *
+ * A file is bounded: when a line would take it past `maxBytes` (default `DEFAULT_AUDIT_MAX_BYTES`), it
+ * is rotated — renamed to `FILE.1` (replacing the one before) — and a new `FILE` is started, so the
+ * trail on disk never holds more than twice `maxBytes`, the newest lines always kept.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { ModelInputError } from '../errors.js';
@@ -20,7 +24,16 @@ export interface AuditLog {
   close(): Promise<void>;
 }
 
-export type AuditTarget = { file: string } | { stream: NodeJS.WritableStream };
+export type AuditTarget =
+  | {
+      file: string;
+      /** The most the file holds before it is rotated to `FILE.1`; default `DEFAULT_AUDIT_MAX_BYTES`. */
+      maxBytes?: number;
+    }
+  | { stream: NodeJS.WritableStream };
+
+/** The audit file's size at which it is rotated, unless told otherwise. */
+export const DEFAULT_AUDIT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A string field longer than this is cut (with an ellipsis). */
 export const MAX_AUDIT_STRING = 256;
@@ -28,7 +41,7 @@ export const MAX_AUDIT_STRING = 256;
 /** The order of the keys on a line; nothing else is ever written. */
 const STRING_KEYS = ['server', 'serverKey', 'principal', 'tool'] as const;
 const TAIL_STRING_KEYS = ['key', 'method', 'decision', 'model'] as const;
-const NUMBER_KEYS = ['bytes', 'tokens'] as const;
+const NUMBER_KEYS = ['bytes', 'tokens', 'count'] as const;
 const TOOL_KEYS = ['tools', 'toolChoice', 'toolCalls', 'toolUse'] as const;
 
 function cut(value: unknown): string | undefined {
@@ -64,18 +77,30 @@ interface Sink {
   close(): Promise<void>;
 }
 
-async function fileSink(file: string): Promise<Sink> {
-  let handle: FileHandle;
+async function openForAppend(file: string): Promise<FileHandle> {
   try {
-    handle = await open(file, 'a', 0o600);
+    return await open(file, 'a', 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     const why = code === 'ENOENT' ? `its directory ${dirname(file)} does not exist` : `cannot be opened (${code})`;
     throw new ModelInputError('config_invalid', `audit log ${file}: ${why}`, { cause: error });
   }
+}
+
+async function fileSink(file: string, maxBytes: number): Promise<Sink> {
+  let handle = await openForAppend(file);
+  let size = (await handle.stat()).size;
   return {
     write: async (line) => {
+      const bytes = Buffer.byteLength(line);
+      if (size > 0 && size + bytes > maxBytes) {
+        await handle.close();
+        await rename(file, `${file}.1`);
+        handle = await openForAppend(file);
+        size = 0;
+      }
       await handle.write(line);
+      size += bytes;
     },
     close: () => handle.close(),
   };
@@ -99,14 +124,26 @@ function streamSink(stream: NodeJS.WritableStream, fail: (error: unknown) => voi
   };
 }
 
-/** Opens an audit log; a file is opened for append (created 0600) and its directory must exist. */
+/**
+ * Opens an audit log; a file is opened for append (created 0600), its directory must exist, and it is
+ * rotated at `maxBytes` (a whole number >= 1024).
+ */
 export async function createAuditLog(target: AuditTarget, clock: () => Date = () => new Date()): Promise<AuditLog> {
   let failure: { error: unknown } | undefined;
   const fail = (error: unknown) => {
     failure ??= { error };
   };
   const name = 'file' in target ? target.file : 'stream';
-  const sink = 'file' in target ? await fileSink(target.file) : streamSink(target.stream, fail);
+  let sink: Sink;
+  if ('file' in target) {
+    const maxBytes = target.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024) {
+      throw new ModelInputError('config_invalid', `audit log maxBytes must be a whole number >= 1024, got ${maxBytes}`);
+    }
+    sink = await fileSink(target.file, maxBytes);
+  } else {
+    sink = streamSink(target.stream, fail);
+  }
   let pending: Promise<void> = Promise.resolve();
   let closed = false;
 

@@ -18,6 +18,8 @@ import {
   PROTOCOL_VERSION_META_KEY,
   isInputRequiredResult,
   ProtocolError,
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   type CallToolResult,
   type ClientCapabilities,
@@ -37,6 +39,7 @@ import { createCallBudget, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './po
 import { DEFAULT_REQUEST_LIMITS, resolveLimits, type RequestLimits } from './policies/limits.js';
 import type { HostModelEntry } from './policies/modelPolicy.js';
 import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
+import { linearSchemaValidator } from './linearSchemas.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from '../protocol/sanitize.js';
 import { clientTransport, targetKey, type HostTarget } from './target.js';
@@ -164,15 +167,34 @@ const DENY_ALL: Approver = {
 /** Characters of a peer's (or the SDK's) error message kept in a `protocol_error`. */
 const MAX_PEER_MESSAGE_CHARS = 500;
 
-/** A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. */
-export function asProtocolError(error: unknown, tool: string): HostError {
+/**
+ * A JSON-RPC error, SDK error or transport failure, as the host's typed protocol error. `closedBecause`:
+ * why the transport closed, when it said (see `transportFailure`), named instead of "Connection closed".
+ */
+export function asProtocolError(error: unknown, tool: string, closedBecause?: string): HostError {
   if (isHostError(error)) return error;
+  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
   // The message may be the server's own (a JSON-RPC error): no terminal controls, bounded.
-  const message = terminalSafe(error instanceof Error ? error.message : String(error), MAX_PEER_MESSAGE_CHARS);
+  const raw =
+    closed && closedBecause !== undefined ? closedBecause : error instanceof Error ? error.message : String(error);
+  const message = terminalSafe(raw, MAX_PEER_MESSAGE_CHARS);
   const rpcCode = error instanceof ProtocolError ? error.code : undefined;
   return new HostError('protocol_error', `${tool}: ${message}`, rpcCode === undefined ? {} : { rpcCode }, {
     cause: error,
   });
+}
+
+/**
+ * A transport error worth naming when the connection then closes: the SDK's stdio transport drops a
+ * server whose message passes its read buffer (`ReadBuffer exceeded maximum size of N bytes`) and the
+ * calls in flight end as a bare "Connection closed".
+ */
+export function transportFailure(error: Error): string | undefined {
+  const oversize = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+  if (oversize === null) return undefined;
+  const limit = Number(oversize[1]);
+  const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
+  return `the server sent a message over ${size}, the most the host reads from a stdio server; the connection was closed`;
 }
 
 /** HTTP statuses a balancer answers for an instance that died or is draining: the leg never completed. */
@@ -195,6 +217,14 @@ export function lostInTransit(error: unknown): string | undefined {
     cause = cause.cause;
   }
   return undefined;
+}
+
+/** What one call has used, over its restart and its fallback retry: the caps count these. */
+interface CallCounters {
+  /** `input_required` rounds answered. */
+  rounds: number;
+  /** Starts made again after a leg was lost in transit (at most one). */
+  restarts: number;
 }
 
 /** A leg lost in transit, carried up to `callModern`, which starts the call again once. */
@@ -268,9 +298,17 @@ export function createHost(options: HostOptions = {}): Host {
         versionNegotiation: { mode: options.negotiation === 'pin' ? { pin: MODERN_REVISION } : 'auto' },
         // The rounds are driven here, through the policies; the SDK hands each one back.
         inputRequired: { autoFulfill: false },
+        // The schemas are the server's: their patterns run in linear time.
+        jsonSchemaValidator: linearSchemaValidator,
       },
     );
     const server: ConnectedServer = { name: 'unknown', key: targetKey(target) };
+    // Why the transport gave up, when it said: the error of the calls it ends names it.
+    let closedBecause: string | undefined;
+    client.onerror = (error) => {
+      closedBecause ??= transportFailure(error);
+    };
+    const protocolError = (error: unknown, tool: string) => asProtocolError(error, tool, closedBecause);
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
     const clientName = options.name ?? 'mcp-model-input-host';
     const tasks = createTaskChannel(
@@ -288,7 +326,7 @@ export function createHost(options: HostOptions = {}): Host {
       await client.connect(tasks.transport);
     } catch (error) {
       await client.close().catch(() => {});
-      throw asProtocolError(error, 'connect');
+      throw protocolError(error, 'connect');
     }
     const info = client.getServerVersion();
     server.name = info?.name ?? 'unknown';
@@ -300,7 +338,7 @@ export function createHost(options: HostOptions = {}): Host {
       try {
         return (await client.listTools(undefined, timeout)).tools;
       } catch (error) {
-        throw asProtocolError(error, 'tools/list');
+        throw protocolError(error, 'tools/list');
       }
     }
 
@@ -313,6 +351,7 @@ export function createHost(options: HostOptions = {}): Host {
       name: string,
       args: Record<string, unknown>,
       call: HostCallOptions,
+      counters: CallCounters,
       declared: ClientCapabilities = capabilities,
     ): Promise<HostCallResult> {
       const policies = policiesFor(call.signal, declared);
@@ -320,19 +359,24 @@ export function createHost(options: HostOptions = {}): Host {
       const meta = declared === capabilities ? undefined : { [CLIENT_CAPABILITIES_META_KEY]: declared };
       const approval = { approvedForCall: false };
       try {
-        return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 0 };
+        return {
+          ...(await driveRounds(name, args, call, policies, approval, meta, counters)),
+          restarts: counters.restarts,
+        };
       } catch (error) {
         const lost = error instanceof LostInTransit ? error : undefined;
-        if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true) {
-          throw lost === undefined ? error : asProtocolError(lost.cause, name);
+        // Once per call, whatever happened before (a fallback retry shares the counters).
+        if (lost === undefined || target.kind !== 'http' || call.signal?.aborted === true || counters.restarts > 0) {
+          throw lost === undefined ? error : protocolError(lost.cause, name);
         }
         options.trace?.(
           `restart ${name}: ${lost.leg} was lost in transit (${lost.reason}); starting the call again (once)`,
         );
+        counters.restarts += 1;
         try {
-          return { ...(await driveRounds(name, args, call, policies, approval, meta)), restarts: 1 };
+          return { ...(await driveRounds(name, args, call, policies, approval, meta, counters)), restarts: 1 };
         } catch (again) {
-          throw again instanceof LostInTransit ? asProtocolError(again.cause, name) : again;
+          throw again instanceof LostInTransit ? protocolError(again.cause, name) : again;
         }
       }
     }
@@ -344,6 +388,7 @@ export function createHost(options: HostOptions = {}): Host {
       policies: RoundPolicies,
       approval: { approvedForCall: boolean },
       meta: Record<string, unknown> | undefined,
+      counters: CallCounters,
     ): Promise<Omit<HostCallResult, 'restarts'>> {
       // Served from the SDK's cache within the server's ttlMs.
       const tools = await listTools().catch((error: unknown) => {
@@ -354,7 +399,9 @@ export function createHost(options: HostOptions = {}): Host {
       const checkOutput = createOutputCheck(definition);
       const legDefinition = withoutOutputSchema(definition);
       let params: Record<string, unknown> = { name, arguments: args, ...(meta !== undefined && { _meta: meta }) };
-      for (let round = 1; ; round++) {
+      // Rounds are numbered, and capped, over the whole call: a restart does not reset them.
+      for (let leg = 1; ; leg++) {
+        const round = counters.rounds + 1;
         let answer: unknown;
         try {
           answer = await client.callTool(params as { name: string }, {
@@ -367,7 +414,7 @@ export function createHost(options: HostOptions = {}): Host {
         } catch (error) {
           const reason = lostInTransit(error);
           if (reason !== undefined) throw new LostInTransit(`round ${round}`, reason, error);
-          throw asProtocolError(error, name);
+          throw protocolError(error, name);
         }
         const task = taskOfResult(answer);
         if (task !== undefined) {
@@ -386,7 +433,7 @@ export function createHost(options: HostOptions = {}): Host {
         if (!isInputRequiredResult(answer)) {
           checkOutput(answer as CallToolResult);
           const { tokens, bytes } = policies.budget.totals();
-          return { result: answer as CallToolResult, rounds: round - 1, usage: { tokens, bytes } };
+          return { result: answer as CallToolResult, rounds: leg - 1, usage: { tokens, bytes } };
         }
         const position: CallPosition = {
           server,
@@ -397,7 +444,7 @@ export function createHost(options: HostOptions = {}): Host {
         const requestState = (answer as { requestState?: unknown }).requestState;
         const inputRequests = (answer as { inputRequests?: unknown }).inputRequests;
         const stateBytes = typeof requestState === 'string' ? Buffer.byteLength(requestState) : undefined;
-        if (round > maxRounds) {
+        if (counters.rounds >= maxRounds) {
           // Server-chosen keys: `__proto__` stays an own key.
           const summary = Object.create(null) as Record<string, { method: string }>;
           const last = rawInputRequests(inputRequests, position);
@@ -421,6 +468,7 @@ export function createHost(options: HostOptions = {}): Host {
         }
         const raw = rawInputRequests(inputRequests, position);
         const responses = await fulfilRound(raw, position, policies, approval);
+        counters.rounds += 1;
         call.onRound?.(
           round,
           raw.map((request) => request.key),
@@ -449,7 +497,7 @@ export function createHost(options: HostOptions = {}): Host {
       try {
         session = await legacy.begin(name, signal);
       } catch (error) {
-        throw asProtocolError(error, name);
+        throw protocolError(error, name);
       }
       try {
         const result = (await client
@@ -476,9 +524,28 @@ export function createHost(options: HostOptions = {}): Host {
         };
       } catch (error) {
         session.rethrowStop();
-        throw asProtocolError(error, name);
+        throw protocolError(error, name);
       } finally {
         session.end();
+      }
+    }
+
+    async function callOnce(
+      name: string,
+      args: Record<string, unknown>,
+      call: HostCallOptions,
+    ): Promise<HostCallResult> {
+      if (era !== 'modern') return callLegacy(name, args, call);
+      const counters: CallCounters = { rounds: 0, restarts: 0 };
+      try {
+        return await callModern(name, args, call, counters);
+      } catch (error) {
+        if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
+        const { sampling, ...withoutSampling } = capabilities;
+        if (sampling === undefined) throw error;
+        // From the start, as a new call: the declined round's state is dropped, nothing is answered.
+        const retried = await callModern(name, args, call, counters, withoutSampling);
+        return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
       }
     }
 
@@ -501,19 +568,18 @@ export function createHost(options: HostOptions = {}): Host {
       },
       listTools,
       callTool: async (name, args = {}, call = {}) => {
-        if (era !== 'modern') return callLegacy(name, args, call);
         try {
-          return await callModern(name, args, call);
+          return await callOnce(name, args, call);
         } catch (error) {
-          if (onDeny !== 'fallback' || !isHostError(error) || error.code !== 'approval_denied') throw error;
-          const { sampling, ...withoutSampling } = capabilities;
-          if (sampling === undefined) throw error;
-          // From the start, as a new call: the declined round's state is dropped, nothing is answered.
-          const retried = await callModern(name, args, call, withoutSampling);
-          return { ...retried, declined: { reason: error.message, how: 'retried_without_sampling' } };
+          // Whatever the abort broke on its way (a leg, a dialog), the call was cancelled.
+          if (call.signal?.aborted !== true || (isHostError(error) && error.code === 'cancelled')) throw error;
+          throw new HostError('cancelled', `${name}: the call was cancelled`, {}, { cause: error });
         }
       },
-      close: () => client.close(),
+      close: () => {
+        legacy.close();
+        return client.close();
+      },
     };
   }
 

@@ -3,7 +3,7 @@
  * @clack/prompts. It shows the server (unverified) and its sanitised message, asks Respond / Decline /
  * Cancel, then one prompt per field of `requestedSchema`: text for strings and numbers (checked, and
  * re-asked while invalid), confirm for booleans, select for enums, multiselect for enum arrays.
- * Without a terminal it declines; Ctrl-C at any point cancels.
+ * Without a terminal it declines; Ctrl-C (or Escape) at any point cancels, and tells `onInterrupt`.
  */
 import type { Readable, Writable } from 'node:stream';
 
@@ -28,6 +28,11 @@ export interface TerminalElicitorOptions {
   interactive?: boolean;
   /** Held while a question is open (server stderr waits); default the process's. */
   terminal?: TerminalGate;
+  /**
+   * Called when the user presses Ctrl-C (or Escape) in a question: the CLI aborts the call with it, so
+   * that the rest of the round is not asked one question at a time.
+   */
+  onInterrupt?: () => void;
 }
 
 export interface ElicitContext {
@@ -153,6 +158,12 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
     return { action: 'cancel' };
   }
 
+  /** Ctrl-C or Escape in a question (or the request's signal): tells `onInterrupt` when it was the user. */
+  function interrupted(signal: AbortSignal | undefined): ElicitResult {
+    if (signal?.aborted !== true) options.onInterrupt?.();
+    return cancelled(signal);
+  }
+
   async function elicit(params: ElicitRequestFormParams, context: ElicitContext): Promise<ElicitResult> {
     if (!interactive) return { action: 'decline' };
     if (context.signal?.aborted === true) return { action: 'cancel' };
@@ -175,7 +186,8 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       ],
       ...asking,
     });
-    if (isCancel(action) || action === 'cancel') return cancelled(context.signal);
+    if (isCancel(action)) return interrupted(context.signal);
+    if (action === 'cancel') return { action: 'cancel' };
     if (action === 'decline') return { action: 'decline' };
     const required = new Set(params.requestedSchema.required ?? []);
     const content: Record<string, Value> = {};
@@ -184,7 +196,7 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       const description = schema.description === undefined ? '' : ` — ${safe(schema.description, 200)}`;
       const optional = required.has(field) ? '' : ' (optional)';
       const answer = await askField(schema, `${label}${optional}${description}`, required.has(field), asking);
-      if ('cancel' in answer) return cancelled(context.signal);
+      if ('cancel' in answer) return interrupted(context.signal);
       if ('value' in answer) content[field] = answer.value;
     }
     return { action: 'accept', content };

@@ -2,16 +2,20 @@
  * One round of embedded requests through the host's trust boundary, in this order, so that
  * nothing is sent and no model is called past the first refusal:
  *
+ * 0. a round of more than `maxInputRequests` is refused whole; so is one whose call was aborted;
  * 1. capability gate over every request of the round (undeclared → stop);
  * 2. validation of every request (shapes, `maxTokens`, sizes, `includeContext`, priorities);
- * 3. budgets: each sampling request reserves its bytes and tokens (input estimate + `maxTokens`);
+ * 3. budgets: each sampling request reserves the bytes its model's provider will receive (the serialized
+ *    request: messages, system prompt, tools, tool results) and tokens (their estimate + `maxTokens`);
  * 4. approval: every sampling request of the round in one review (unless the call is approved);
- * 5. the rate limit: one token per sampling request, per server and per principal;
+ * 5. the rate limit: one token per sampling request, per server and per principal, the round's taken
+ *    together (a round whose wait would pass the limit is refused whole);
  * 6. fulfilment: the model the preferences choose; its answer size-checked, its spend settled; the
  *    first failure (a model error, a rejected answer) aborts the round's other model calls.
  *
- * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval);
- * `roots/list` is answered from the configured roots. Every request gets audit lines.
+ * Elicitation goes to the terminal elicitor (the user answers it, so it needs no approval); the
+ * call's signal (Ctrl-C) stops the whole round, not one question. `roots/list` is answered from the
+ * configured roots. Every request gets audit lines; a round refused whole gets one, with a count.
  */
 import type {
   ClientCapabilities,
@@ -33,7 +37,8 @@ import { selectHostModel, type HostModelEntry } from './policies/modelPolicy.js'
 import { rateLimitKeys, type RateLimiter } from './policies/rateLimit.js';
 import { checkModelResponse, offeredTools, responseBytes } from './policies/responseCheck.js';
 import { samplingUsesTools } from '../protocol/capabilities.js';
-import { estimateTokens, samplingRequestBytes, validateInputRequest } from './policies/validateRequest.js';
+import { providerRequestBytes } from './policies/providerBytes.js';
+import { estimateTokens, validateInputRequest } from './policies/validateRequest.js';
 import { describeCalls, summarizeToolLoop, toolCallsIn } from './toolSummary.js';
 import type {
   ApprovalDecision,
@@ -118,14 +123,52 @@ function auditBase(position: CallPosition, request: { key: string; method: strin
   };
 }
 
-/** One `refused` audit line for each request of a round the host will not answer (round cap, state size). */
+/** Keys (and methods) a coalesced refusal line names before `…`. */
+const NAMED_ON_A_LINE = 8;
+
+function named(values: readonly string[]): string {
+  const shown = values.slice(0, NAMED_ON_A_LINE).join(',');
+  return values.length > NAMED_ON_A_LINE ? `${shown},…` : shown;
+}
+
+/**
+ * One `refused` audit line for the requests of a round the host will not answer (round cap, state
+ * size, too many requests, rate limit, an aborted call), however many: `count` says how many, `key`
+ * and `method` name the first few.
+ */
 export function auditRefusedRound(
   requests: readonly RawInputRequest[],
   position: CallPosition,
   audit: AuditLog,
   reason: string,
 ): void {
-  for (const request of requests) audit.record({ ...auditBase(position, request), decision: 'refused', reason });
+  if (requests.length === 0) return;
+  const methods = [...new Set(requests.map((request) => request.method))];
+  const line = {
+    key: named(requests.slice(0, NAMED_ON_A_LINE + 1).map((request) => request.key)),
+    method: named(methods),
+  };
+  audit.record({ ...auditBase(position, line), decision: 'refused', reason, count: requests.length });
+}
+
+/**
+ * Stops the round when the call's signal has aborted (Ctrl-C, the caller, or a 2025-11-25 call that
+ * has already ended): nothing more is asked, sent or answered.
+ */
+function stopIfAborted(requests: readonly RawInputRequest[], position: CallPosition, policies: RoundPolicies): void {
+  const signal = policies.signal;
+  if (signal?.aborted !== true) return;
+  const stop = isHostError(signal.reason)
+    ? signal.reason
+    : new HostError('cancelled', `${position.tool}: the call was cancelled`, { round: position.round });
+  auditRefusedRound(requests, position, policies.audit, stop.code);
+  throw stop;
+}
+
+/** A sampling request with its model and the bytes that model's provider will receive. */
+interface Measured {
+  chosen: HostModelEntry;
+  bytes: number;
 }
 
 /** The host model that answers `request`: the one its preferences choose (the dialog shows the same). */
@@ -139,11 +182,10 @@ async function sample(
   request: SamplingRequest,
   position: CallPosition,
   policies: RoundPolicies,
-  requestBytes: number,
+  { chosen, bytes: requestBytes }: Measured,
   signal: AbortSignal,
 ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
   const offered = offeredTools(request.params);
-  const chosen = modelFor(request, policies.models);
   let reported: ModelUsage | undefined;
   let raw: unknown;
   try {
@@ -208,6 +250,7 @@ async function sample(
 
 async function review(
   sampling: SamplingRequest[],
+  measured: ReadonlyMap<string, Measured>,
   position: CallPosition,
   policies: RoundPolicies,
   call: CallApproval,
@@ -220,10 +263,12 @@ async function review(
     const round = { ...position, requests: sampling, ...(answeredBy !== undefined && { answeredBy }) };
     decision = await policies.approver.review(round, policies.signal);
   }
+  // A dialog closed by the call's abort (or, on 2025-11-25, by its end) decided nothing.
+  stopIfAborted(sampling, position, policies);
   for (const request of sampling) {
     policies.audit.record({
       ...auditBase(position, request),
-      bytes: samplingRequestBytes(request.params),
+      bytes: measured.get(request.key)?.bytes,
       decision: auditDecision(decision),
       ...(decision.kind === 'deny' && { reason: decision.reason }),
       ...toolLoopAudit(request.params),
@@ -249,40 +294,65 @@ export async function fulfilRound(
   policies: RoundPolicies,
   call: CallApproval,
 ): Promise<Record<string, unknown>> {
+  if (raw.length > policies.limits.maxInputRequests) {
+    auditRefusedRound(raw, position, policies.audit, 'request_invalid');
+    throw new HostError(
+      'request_invalid',
+      `the round has ${raw.length} input requests, the limit is ${policies.limits.maxInputRequests}`,
+      { round: position.round },
+    );
+  }
+  stopIfAborted(raw, position, policies);
   let valid: ValidInputRequest[];
+  // Server-chosen keys: a Map, so `__proto__` is a key like any other.
+  const measured = new Map<string, Measured>();
   try {
     checkCapabilities(raw, policies.declared, position);
     valid = raw.map((request) => validateInputRequest(request, policies.limits, position));
     policies.budget.startRound(position.round);
     for (const request of valid) {
       if (request.method !== 'sampling/createMessage') continue;
-      const bytes = samplingRequestBytes(request.params);
+      const chosen = modelFor(request, policies.models);
+      const bytes = await providerRequestBytes(chosen.model, request.params);
+      measured.set(request.key, { chosen, bytes });
       policies.budget.reserve(request.key, { bytes, tokens: estimateTokens(bytes) + request.params.maxTokens });
     }
   } catch (error) {
     if (isHostError(error)) {
       const refused = raw.find((request) => request.key === error.detail.key) ?? raw[0];
       if (refused !== undefined) {
-        policies.audit.record({ ...auditBase(position, refused), decision: 'refused', reason: error.code });
+        const bytes = measured.get(refused.key)?.bytes;
+        policies.audit.record({
+          ...auditBase(position, refused),
+          ...(bytes !== undefined && { bytes }),
+          decision: 'refused',
+          reason: error.code,
+        });
       }
     }
     throw error;
   }
 
   const sampling = valid.filter((request): request is SamplingRequest => request.method === 'sampling/createMessage');
-  await review(sampling, position, policies, call);
-  const taken: string[] = [];
-  for (const request of sampling) {
-    for (const key of rateLimitKeys(position)) {
-      try {
-        await policies.rateLimiter.acquire(key, policies.signal);
-        taken.push(key);
-      } catch (error) {
-        // No model is called this round: the tokens taken for it are given back.
-        for (const spent of taken) policies.rateLimiter.release?.(spent);
-        policies.audit.record({ ...auditBase(position, request), decision: 'refused', reason: 'rate_limited' });
-        throw error;
-      }
+  await review(sampling, measured, position, policies, call);
+  // The round's requests take their tokens together: a round whose wait would pass the limit is refused whole.
+  // `roots/list` has a bucket of its own (`roots:` + the server's key), as outside a call.
+  const roots = valid.filter((request) => request.method === 'roots/list');
+  const wanted: Array<{ key: string; count: number }> = [
+    ...(sampling.length === 0 ? [] : rateLimitKeys(position).map((key) => ({ key, count: sampling.length }))),
+    ...(roots.length === 0 ? [] : [{ key: `roots:${position.server.key}`, count: roots.length }]),
+  ];
+  const taken: Array<{ key: string; count: number }> = [];
+  for (const want of wanted) {
+    try {
+      await policies.rateLimiter.acquire(want.key, policies.signal, want.count);
+      taken.push(want);
+    } catch (error) {
+      // Nothing is answered this round: the tokens taken for it are given back.
+      for (const spent of taken) policies.rateLimiter.release?.(spent.key, spent.count);
+      const refused = want.key.startsWith('roots:') ? roots : sampling;
+      auditRefusedRound(refused, position, policies.audit, isHostError(error) ? error.code : 'cancelled');
+      throw error;
     }
   }
 
@@ -293,7 +363,7 @@ export async function fulfilRound(
   const signal = policies.signal === undefined ? round.signal : AbortSignal.any([policies.signal, round.signal]);
   const answers = await Promise.all(
     sampling.map((request) =>
-      sample(request, position, policies, samplingRequestBytes(request.params), signal).catch((error: unknown) => {
+      sample(request, position, policies, measured.get(request.key) as Measured, signal).catch((error: unknown) => {
         round.abort(error);
         throw error;
       }),
@@ -301,14 +371,17 @@ export async function fulfilRound(
   );
   sampling.forEach((request, index) => (responses[request.key] = answers[index]));
 
-  for (const request of valid) {
+  for (const [index, request] of valid.entries()) {
     if (request.method === 'elicitation/create') {
       if (policies.elicit === undefined) throw new Error('elicitation passed the gate without an elicitor');
+      // Ctrl-C (the call's signal) ends the whole round, not one question: the rest are never asked.
+      stopIfAborted(valid.slice(index), position, policies);
       const answer = await policies.elicit(request.params, {
         server: position.server,
         tool: position.tool,
         ...(policies.signal !== undefined && { signal: policies.signal }),
       });
+      stopIfAborted(valid.slice(index), position, policies);
       policies.audit.record({ ...auditBase(position, request), decision: 'fulfilled', reason: answer.action });
       responses[request.key] = answer;
     } else if (request.method === 'roots/list') {

@@ -28,7 +28,10 @@ export type HostErrorCode =
   | 'model_failed'
   /** The server broke the protocol or answered with a JSON-RPC error; connection failures too. */
   | 'protocol_error'
-  /** The call was cancelled: by the caller (Ctrl-C, its signal), or its task by the server. */
+  /**
+   * The call was cancelled: by the caller (Ctrl-C, its signal; the whole round stops), or its task by the
+   * server; also a 2025-11-25 live request that came after its call had ended.
+   */
   | 'cancelled';
 
 export interface HostErrorDetail {

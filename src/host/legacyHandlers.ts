@@ -7,7 +7,13 @@
  *
  * A live request carries nothing that ties it to the tool call that caused it, so the calls of one
  * connection run one at a time: otherwise a request of one call would be reviewed, budgeted and
- * approved as another's (another tool in the dialog, another call's "approve the rest").
+ * approved as another's (another tool in the dialog, another call's "approve the rest"). When the
+ * call ends (its result arrived), its signal aborts: a live request still waiting — for its turn, for
+ * the approver — is refused (`cancelled`), never fulfilled after the fact.
+ *
+ * `roots/list` outside a call (servers ask for roots after `initialize`) takes a token from the rate
+ * limiter (key `roots:` + the server's key); past it, it is refused, and the refusals are audited on one
+ * line at the first and one more, with their count, when the connection closes.
  */
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 
@@ -31,6 +37,8 @@ export interface LegacyCallSession {
 export interface LegacyHandlers {
   /** Waits for the connection's previous call to end (or `signal` to abort), then starts this one. */
   begin(tool: string, signal: AbortSignal | undefined): Promise<LegacyCallSession>;
+  /** The connection is closing: writes the audit line of the refusals not yet on one. */
+  close(): void;
 }
 
 interface ActiveCall {
@@ -41,6 +49,8 @@ interface ActiveCall {
   stop?: HostError;
   /** Settles when the call's last live request so far has been answered: the next one waits for it. */
   lastAnswered: Promise<unknown>;
+  /** Aborted when the call ends: its late live requests are refused. */
+  ended: AbortController;
 }
 
 export function createLegacyHandlers(
@@ -56,7 +66,7 @@ export function createLegacyHandlers(
 
   function answer(method: string, params: unknown, withdrawn?: AbortSignal): Promise<unknown> {
     const call = active;
-    if (call === undefined && method === 'roots/list') return Promise.resolve(rootsOutsideACall());
+    if (call === undefined && method === 'roots/list') return rootsOutsideACall();
     if (call === undefined) {
       return Promise.reject(new ProtocolError(-32600, `${method} outside a tool call is not answered by this host`));
     }
@@ -67,10 +77,11 @@ export function createLegacyHandlers(
     return answered;
   }
 
-  /** 2025-era servers often ask for roots right after `initialize`: configured data, no model, no round. */
-  function rootsOutsideACall(): { roots: unknown[] } {
-    const policies = policiesFor(undefined);
-    policies.audit.record({
+  /** Refusals of `roots/list` outside a call, and how many of them an audit line has counted. */
+  const rootsRefused = { total: 0, audited: 0 };
+
+  function auditRoots(decision: 'fulfilled' | 'refused', extra: { reason?: string; count?: number } = {}): void {
+    policiesFor(undefined).audit.record({
       server: server.name,
       serverKey: server.key,
       ...(principal !== undefined && { principal }),
@@ -78,8 +89,31 @@ export function createLegacyHandlers(
       method: 'roots/list',
       key: 'roots/list',
       round: 0,
-      decision: 'fulfilled',
+      decision,
+      ...extra,
     });
+  }
+
+  function auditRootsRefused(): void {
+    const count = rootsRefused.total - rootsRefused.audited;
+    if (count === 0) return;
+    rootsRefused.audited = rootsRefused.total;
+    auditRoots('refused', { reason: 'rate_limited', count });
+  }
+
+  /** 2025-era servers often ask for roots right after `initialize`: configured data, no model, no round. */
+  async function rootsOutsideACall(): Promise<{ roots: unknown[] }> {
+    const policies = policiesFor(undefined);
+    try {
+      await policies.rateLimiter.acquire(`roots:${server.key}`);
+    } catch (error) {
+      rootsRefused.total += 1;
+      // The first refusal of a flood gets its line now; the rest are counted on one line at close.
+      if (rootsRefused.total === 1) auditRootsRefused();
+      const reason = isHostError(error) ? error.message : 'refused';
+      throw new ProtocolError(-32600, `roots/list outside a tool call: ${reason}`);
+    }
+    auditRoots('fulfilled');
     return { roots: [...(policies.roots ?? [])] };
   }
 
@@ -163,6 +197,7 @@ export function createLegacyHandlers(
   }
 
   return {
+    close: auditRootsRefused,
     async begin(tool, signal) {
       const turn = previousEnded;
       let ended!: () => void;
@@ -175,12 +210,14 @@ export function createLegacyHandlers(
         ended();
         throw error;
       }
+      const callEnded = new AbortController();
       const call: ActiveCall = {
         tool,
         round: 0,
-        policies: policiesFor(signal),
+        policies: policiesFor(signal === undefined ? callEnded.signal : AbortSignal.any([signal, callEnded.signal])),
         approval: { approvedForCall: false },
         lastAnswered: Promise.resolve(),
+        ended: callEnded,
       };
       active = call;
       return {
@@ -195,6 +232,9 @@ export function createLegacyHandlers(
         },
         end: () => {
           if (active === call) active = undefined;
+          call.ended.abort(
+            new HostError('cancelled', `${tool}: the call has ended; a live request that came after is refused`),
+          );
           ended();
         },
       };

@@ -6,39 +6,16 @@
  * here with the same rule: a tool with an output schema returns matching `structuredContent`
  * unless it answered with an error.
  *
- * Each call lists the tools afresh, so every call brings a new schema object. Ajv keeps what it compiles, keyed by
- * object, and refuses a second schema with an `$id` it already holds — so validators are kept here instead, by the
- * schema's JSON text, for the most recently used `MAX_VALIDATORS` schemas, and what falls out is removed from Ajv.
+ * The schema comes from the server: it is compiled on the linear-time engine (linearSchemas.ts), and
+ * one with a pattern that engine cannot take is reported (`protocol_error`), not run.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 
 import { HostError } from './hostError.js';
+import { linearValidator } from './linearSchemas.js';
 
-const ajv = new Ajv2020({ strict: false, allErrors: false });
-
-/** Distinct output schemas whose compiled validators are kept (least recently used first out). */
-export const MAX_VALIDATORS = 64;
-const validators = new Map<string, { schema: object; validate: ValidateFunction }>();
-
-/** The compiled validator for `schema`, compiled once per distinct schema text while it stays in use. */
-function validatorFor(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
-  const kept = validators.get(key);
-  if (kept !== undefined) {
-    validators.delete(key);
-    validators.set(key, kept);
-    return kept.validate;
-  }
-  const validate = ajv.compile(schema);
-  validators.set(key, { schema, validate });
-  for (const [oldest, entry] of validators) {
-    if (validators.size <= MAX_VALIDATORS) break;
-    validators.delete(oldest);
-    ajv.removeSchema(entry.schema);
-  }
-  return validate;
-}
+export { MAX_VALIDATORS } from './linearSchemas.js';
 
 export type OutputCheck = (result: CallToolResult) => void;
 
@@ -47,7 +24,7 @@ export function createOutputCheck(tool: Tool | undefined): OutputCheck {
   if (tool === undefined || schema === undefined) return () => {};
   let validate: ValidateFunction;
   try {
-    validate = validatorFor(schema);
+    validate = linearValidator(schema);
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : String(error);
     throw new HostError('protocol_error', `${tool.name}: its outputSchema does not compile: ${reason}`);

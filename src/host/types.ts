@@ -72,7 +72,10 @@ export interface AuditEntry {
   method: string;
   key: string;
   round: number;
-  /** Bytes of the request's messages + system prompt (request), or of the answer sent back (fulfilled). */
+  /**
+   * Bytes of the serialized request the model's provider receives (messages, system prompt, tools, tool
+   * results) on a request's lines, or of the answer sent back (fulfilled).
+   */
   bytes?: number;
   /** Tokens spent (input + output) when known. */
   tokens?: number;
@@ -80,6 +83,11 @@ export interface AuditEntry {
   decision: AuditDecision;
   /** Error code or short reason for refused/denied/failed. */
   reason?: string;
+  /**
+   * On a refused line that stands for several requests (a round refused whole, refusals outside a
+   * call): how many. `key` and `method` then name the first few, comma-separated.
+   */
+  count?: number;
   /** In a tool loop (SEP-1577), on a request's line: the tools offered, comma-separated. */
   tools?: string;
   /** …its `toolChoice` mode (`auto` when it gave none). */

@@ -50,4 +50,10 @@ export interface CompletionModel {
    */
   readonly usesTools?: boolean;
   complete(request: ModelCompletionRequest): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /**
+   * UTF-8 bytes of the request body the model's provider would receive for `params` (messages, system
+   * prompt, tools with their descriptions and schemas, tool results), serialized as it is sent. Models
+   * without one are measured by the host on the JSON of `params`.
+   */
+  requestBytes?(params: CreateMessageRequestParams): Promise<number>;
 }

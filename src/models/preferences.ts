@@ -48,5 +48,10 @@ export function createTieredModel(name: string, tiers: TieredModels): Completion
     name,
     usesTools: tiers.cheap.model.usesTools === true && tiers.strong.model.usesTools === true,
     complete: (request) => chooseModel(request.params.modelPreferences, tiers).complete(request),
+    requestBytes: async (params) => {
+      const chosen = chooseModel(params.modelPreferences, tiers);
+      if (chosen.requestBytes === undefined) throw new Error(`${name} cannot measure a request`);
+      return chosen.requestBytes(params);
+    },
   };
 }

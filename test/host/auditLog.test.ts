@@ -223,6 +223,40 @@ describe('createAuditLog on a file', () => {
   it('refuses a directory as the file', async () => {
     await expect(createAuditLog({ file: dir })).rejects.toThrow(/cannot be opened \(EISDIR\)/);
   });
+
+  it('rotates the file to FILE.1 at maxBytes: never more than twice that on disk, the newest lines kept', async () => {
+    const file = join(dir, 'rotating.jsonl');
+    const audit = await createAuditLog({ file, maxBytes: 1024 }, CLOCK);
+    for (let round = 1; round <= 100; round++) audit.record({ ...ENTRY, round });
+    await audit.close();
+    const current = await readFile(file, 'utf8');
+    const previous = await readFile(`${file}.1`, 'utf8');
+    expect(Buffer.byteLength(current)).toBeLessThanOrEqual(1024);
+    expect(Buffer.byteLength(previous)).toBeLessThanOrEqual(1024);
+    const rounds = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).round as number);
+    // The two files hold the last lines, in order, without a gap.
+    const kept = [...rounds(previous), ...rounds(current)];
+    expect(kept.at(-1)).toBe(100);
+    expect(kept).toEqual(kept.map((_, index) => 100 - kept.length + 1 + index));
+  });
+
+  it('counts what the file already holds toward maxBytes', async () => {
+    const file = join(dir, 'full.jsonl');
+    await writeFile(file, `${'x'.repeat(1020)}\n`);
+    const audit = await createAuditLog({ file, maxBytes: 1024 }, CLOCK);
+    audit.record(ENTRY);
+    await audit.close();
+    expect((await readFile(`${file}.1`, 'utf8')).startsWith('xxx')).toBe(true);
+    expect(JSON.parse(await readFile(file, 'utf8')).round).toBe(1);
+  });
+
+  it('refuses a maxBytes below 1024', async () => {
+    await expect(createAuditLog({ file: join(dir, 'small.jsonl'), maxBytes: 10 })).rejects.toThrow(/>= 1024/);
+  });
 });
 
 describe('silentAuditLog', () => {

@@ -57,3 +57,43 @@ describe('the output check across calls', () => {
     expect(() => createOutputCheck(broken as Tool)).toThrow(/summarize_repo: its outputSchema does not compile/);
   });
 });
+
+describe("the server's patterns", () => {
+  const patterned = (pattern: string): Tool => ({
+    name: 'summarize_repo',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { s: { type: 'string', pattern } }, required: ['s'] },
+  });
+
+  // Backtracking would take minutes on 40 characters: the test's timeout is the guard.
+  it('runs a catastrophic pattern in linear time', { timeout: 10_000 }, () => {
+    const check = createOutputCheck(patterned('^(a|a)+$'));
+    expect(() => check({ content: [], structuredContent: { s: `${'a'.repeat(40)}!` } })).toThrow(
+      /does not match its outputSchema/,
+    );
+    expect(() => check({ content: [], structuredContent: { s: 'a'.repeat(40) } })).not.toThrow();
+  });
+
+  it('searches, unanchored, as JSON Schema says', () => {
+    const check = createOutputCheck(patterned('b+'));
+    expect(() => check({ content: [], structuredContent: { s: 'abbbc' } })).not.toThrow();
+    expect(() => check({ content: [], structuredContent: { s: 'ac' } })).toThrow(HostError);
+  });
+
+  it('reports a pattern the linear engine cannot take instead of running it', () => {
+    for (const pattern of ['^(a+)\\1$', '^(?=a)a$', '(?<!b)a']) {
+      expect(() => createOutputCheck(patterned(pattern))).toThrow(/outputSchema does not compile: .*linear time/);
+    }
+  });
+
+  it('runs patternProperties on the same engine', { timeout: 10_000 }, () => {
+    const tool: Tool = {
+      name: 'summarize_repo',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', patternProperties: { '^(a|a)+$': { type: 'number' } } },
+    };
+    const check = createOutputCheck(tool);
+    expect(() => check({ content: [], structuredContent: { [`${'a'.repeat(40)}!`]: 'x' } })).not.toThrow();
+    expect(() => check({ content: [], structuredContent: { aaaa: 'x' } })).toThrow(HostError);
+  });
+});

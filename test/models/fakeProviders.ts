@@ -31,6 +31,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: any;
+  /** Bytes of the body as received. */
+  bytes: number;
 }
 
 export interface FakeProvider {
@@ -163,14 +165,15 @@ export async function startFakeProvider(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const text = raw.toString('utf8');
         let body: any;
         try {
           body = JSON.parse(text);
         } catch {
           body = text;
         }
-        requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+        requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, bytes: raw.length });
         if (req.method !== 'POST' || req.url !== expectedPath) {
           send(res, { status: 404, body: errorBody(kind, 404, `no route ${req.url}`) });
           return;

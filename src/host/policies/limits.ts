@@ -19,6 +19,8 @@ export interface RequestLimits {
   maxResponseBytes: number;
   /** UTF-8 bytes of a server's `requestState` the host carries to the retry. */
   maxRequestStateBytes: number;
+  /** Embedded requests in one `input_required` round; a round with more is refused whole. */
+  maxInputRequests: number;
 }
 
 export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
@@ -28,6 +30,7 @@ export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
   maxMessages: 64,
   maxResponseBytes: 128 * 1024,
   maxRequestStateBytes: 256 * 1024,
+  maxInputRequests: 16,
 });
 
 /** UTF-8 bytes of an elicitation's `message`: what a dialog can show. Not configurable. */

@@ -2,7 +2,8 @@
  * Decides whether a server (or a principal on it) may have another model call now: a token bucket
  * per key, `capacity` calls in a burst, refilled at `refillPerSecond`. An acquirer that finds the
  * bucket empty waits for its turn when that wait is at most `maxWaitMs`, else is refused at once
- * with `rate_limited`. Waiters are served in arrival order; each token goes to exactly one.
+ * with `rate_limited`; a round acquires its tokens together, so its wait is the wait for all of them.
+ * Waiters are served in arrival order; each token goes to exactly one.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 
@@ -23,10 +24,14 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimitOptions> = Object.freeze({
 });
 
 export interface RateLimiter {
-  /** Takes one token for `key`, waiting up to `maxWaitMs`; rejects with the abort reason if `signal` aborts. */
-  acquire(key: string, signal?: AbortSignal): Promise<void>;
-  /** Gives back one token taken with `acquire` and never used (the round stopped before the model). */
-  release?(key: string): void;
+  /**
+   * Takes `count` tokens (default 1) for `key` at once — a round's requests together — waiting up to
+   * `maxWaitMs` for all of them; refused at once when that wait would be longer. Rejects with the abort
+   * reason if `signal` aborts.
+   */
+  acquire(key: string, signal?: AbortSignal, count?: number): Promise<void>;
+  /** Gives back `count` tokens (default 1) taken with `acquire` and never used (the round stopped before the model). */
+  release?(key: string, count?: number): void;
 }
 
 export interface RateLimitClock {
@@ -87,20 +92,28 @@ export function createRateLimiter(
     for (const [key, bucket] of buckets) if (refilled(bucket, now).tokens >= capacity) buckets.delete(key);
   };
 
+  const giveBack = (key: string, count: number) => {
+    const bucket = buckets.get(key);
+    if (bucket !== undefined) buckets.set(key, { tokens: Math.min(capacity, bucket.tokens + count), at: bucket.at });
+  };
+
   return {
-    async acquire(key, signal) {
+    async acquire(key, signal, count = 1) {
       signal?.throwIfAborted();
+      if (!Number.isSafeInteger(count) || count < 1)
+        throw new RangeError(`rate limit: count must be >= 1, got ${count}`);
       const now = clock.now();
       sweep(now);
       const bucket = refilled(buckets.get(key) ?? { tokens: capacity, at: now }, now);
-      // Taking a token from an empty bucket books the next one: later callers queue behind this one.
-      const after = bucket.tokens - 1;
+      // Taking tokens from an empty bucket books the next ones: later callers queue behind this one.
+      const after = bucket.tokens - count;
       const waitMs = after >= 0 ? 0 : refillPerSecond === 0 ? Infinity : Math.ceil((-after * 1000) / refillPerSecond);
       if (waitMs > maxWaitMs) {
         buckets.set(key, bucket);
         throw new HostError(
           'rate_limited',
-          `rate limit for ${key}: the next call would wait ${waitMs === Infinity ? 'forever' : `${waitMs} ms`}, ` +
+          `rate limit for ${key}: ${count === 1 ? 'the next call' : `the next ${count} calls`} would wait ` +
+            `${waitMs === Infinity ? 'forever' : `${waitMs} ms`}, ` +
             `the limit is ${maxWaitMs} ms (${capacity} calls, ${refillPerSecond} a second)`,
         );
       }
@@ -109,15 +122,13 @@ export function createRateLimiter(
       try {
         await clock.sleep(waitMs, signal);
       } catch (error) {
-        // Give the booked token back: an aborted caller never used it.
-        const current = buckets.get(key);
-        if (current !== undefined) buckets.set(key, { tokens: Math.min(capacity, current.tokens + 1), at: current.at });
+        // Give the booked tokens back: an aborted caller never used them.
+        giveBack(key, count);
         throw error;
       }
     },
-    release(key) {
-      const bucket = buckets.get(key);
-      if (bucket !== undefined) buckets.set(key, { tokens: Math.min(capacity, bucket.tokens + 1), at: bucket.at });
+    release(key, count = 1) {
+      giveBack(key, count);
     },
   };
 }

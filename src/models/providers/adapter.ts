@@ -3,7 +3,12 @@
  * `CompletionModel` wrapper (which uses tools), the refusal error, the model's tool calls read
  * back as `tool_use` blocks, and the finished result with the provider's stop reason mapped to MCP's.
  */
-import type { CreateMessageResult, CreateMessageResultWithTools, ToolUseContent } from '@modelcontextprotocol/server';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ToolUseContent,
+} from '@modelcontextprotocol/server';
 
 import type { Logger } from '../../logger.js';
 import { MAX_ANSWER_DEPTH, nestsDeeperThan } from '../../protocol/json.js';
@@ -23,12 +28,16 @@ export interface RetryingModelOptions {
     signal: AbortSignal,
   ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   classify(error: unknown, timedOut: boolean): ClassifiedFailure;
+  /** The body `attempt` sends for `params` (before the SDK serializes it): what `requestBytes` measures. */
+  body(params: CreateMessageRequestParams): unknown;
 }
 
 export function retryingModel(options: RetryingModelOptions): CompletionModel {
   return {
     name: options.name,
     usesTools: true,
+    // The SDKs send the body as JSON.stringify writes it.
+    requestBytes: (params) => Promise.resolve(Buffer.byteLength(JSON.stringify(options.body(params)))),
     complete: (request) =>
       callWithRetries({
         attempt: (_number, signal) => options.attempt(request, signal),

@@ -9,6 +9,7 @@
  * `stopReason: "toolUse"`.
  */
 import type { Anthropic } from '@anthropic-ai/sdk';
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import type { ContentBlockParam, MessageParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 
@@ -123,23 +124,30 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
   const context = providerContext(name, 'ANTHROPIC', options.timeoutMs);
   const invalid = badResponse(name, 'check ANTHROPIC_BASE_URL points at the Messages API, or try another model');
 
-  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
-    const conversation = toConversation(request.params, name);
+  /** The Messages API body for `params`, and the conversation it was made from. */
+  function messagesRequest(params: CreateMessageRequestParams) {
+    const conversation = toConversation(params, name);
     const { system, turns } = conversation;
+    const body = {
+      model: options.model,
+      max_tokens: params.maxTokens,
+      messages: turns.map(messageOf),
+      ...messageTools(conversation),
+      ...(system !== undefined && { system }),
+      ...(params.temperature !== undefined && { temperature: params.temperature }),
+      ...(params.stopSequences !== undefined &&
+        params.stopSequences.length > 0 && { stop_sequences: params.stopSequences }),
+    };
+    return { conversation, body };
+  }
+
+  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
     const { params } = request;
+    const { conversation, body } = messagesRequest(params);
     const sdk = await load();
     errors = sdk.errors;
     const raw: unknown = await sdk.client.messages.create(
-      {
-        model: options.model,
-        max_tokens: params.maxTokens,
-        messages: turns.map(messageOf),
-        ...messageTools(conversation),
-        ...(system !== undefined && { system }),
-        ...(params.temperature !== undefined && { temperature: params.temperature }),
-        ...(params.stopSequences !== undefined &&
-          params.stopSequences.length > 0 && { stop_sequences: params.stopSequences }),
-      },
+      body,
       // The SDK's own timeout stops at the headers; the signal's deadline covers the body too.
       { timeout: options.timeoutMs, maxRetries: 0, signal },
     );
@@ -173,6 +181,7 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
     retry: options.retry,
     logger: options.logger,
     attempt,
+    body: (params) => messagesRequest(params).body,
     classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
   });
 }

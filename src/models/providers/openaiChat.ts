@@ -10,7 +10,12 @@
  * `tool_use` blocks with `stopReason: "toolUse"`.
  */
 import type { OpenAI } from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { Logger } from '../../logger.js';
@@ -166,24 +171,31 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     'check OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint, or try another model',
   );
 
-  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
-    const conversation = toConversation(request.params, name);
+  /** The Chat Completions body for `params`, and the conversation it was made from. */
+  function chatRequest(params: CreateMessageRequestParams) {
+    const conversation = toConversation(params, name);
     const { system, turns } = conversation;
+    const body = {
+      model: options.model,
+      messages: [
+        ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+        ...turns.flatMap(chatTurn),
+      ],
+      ...chatTools(conversation),
+      [maxTokensField]: params.maxTokens,
+      ...(params.temperature !== undefined && { temperature: params.temperature }),
+      ...(params.stopSequences !== undefined && params.stopSequences.length > 0 && { stop: params.stopSequences }),
+    };
+    return { conversation, body };
+  }
+
+  async function attempt(request: ModelCompletionRequest, signal: AbortSignal) {
     const { params } = request;
+    const { conversation, body } = chatRequest(params);
     const sdk = await load();
     errors = sdk.errors;
     const raw: unknown = await sdk.client.chat.completions.create(
-      {
-        model: options.model,
-        messages: [
-          ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
-          ...turns.flatMap(chatTurn),
-        ],
-        ...chatTools(conversation),
-        [maxTokensField]: params.maxTokens,
-        ...(params.temperature !== undefined && { temperature: params.temperature }),
-        ...(params.stopSequences !== undefined && params.stopSequences.length > 0 && { stop: params.stopSequences }),
-      },
+      body as unknown as ChatCompletionCreateParamsNonStreaming,
       // The SDK's own timeout stops at the headers; the signal's deadline covers the body too.
       { timeout: options.timeoutMs, maxRetries: 0, signal },
     );
@@ -223,6 +235,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Completi
     retry: options.retry,
     logger: options.logger,
     attempt,
+    body: (params) => chatRequest(params).body,
     classify: (error, timedOut) => classifySdkError(error, errors, context, timedOut),
   });
 }

@@ -59,7 +59,17 @@ function isProvider(name: string): name is ProviderName {
  */
 function lazyModel(name: string, load: () => Promise<CompletionModel>): CompletionModel {
   let loaded: Promise<CompletionModel> | undefined;
-  return { name, usesTools: true, complete: async (request) => (await (loaded ??= load())).complete(request) };
+  const model = () => (loaded ??= load());
+  return {
+    name,
+    usesTools: true,
+    complete: async (request) => (await model()).complete(request),
+    requestBytes: async (params) => {
+      const adapter = await model();
+      if (adapter.requestBytes === undefined) throw new Error(`${name} cannot measure a request`);
+      return adapter.requestBytes(params);
+    },
+  };
 }
 
 function openAIChat(options: OpenAIChatModelOptions): CompletionModel {

@@ -223,4 +223,26 @@ describe('release', () => {
     await limiter.acquire('server:a');
     await expect(limiter.acquire('server:a')).rejects.toMatchObject({ code: 'rate_limited' });
   });
+
+  it("takes a round's tokens together: refused at once when their wait passes the limit", async () => {
+    const fake = fakeClock();
+    const limiter = createRateLimiter({ capacity: 2, refillPerSecond: 1, maxWaitMs: 3_000 }, fake.clock);
+    // Ten at once would wait 8 s for the last: refused, and nothing is booked.
+    await expect(limiter.acquire('server:a', undefined, 10)).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(fake.sleeps).toEqual([]);
+    // Five wait 3 s (the limit) together.
+    const five = limiter.acquire('server:a', undefined, 5);
+    expect(fake.sleeps).toEqual([3_000]);
+    await fake.advance(3_000);
+    await five;
+  });
+
+  it('gives back what a round took', async () => {
+    const { clock } = fakeClock();
+    const limiter = createRateLimiter({ capacity: 4, refillPerSecond: 0, maxWaitMs: 0 }, clock);
+    await limiter.acquire('server:a', undefined, 4);
+    limiter.release?.('server:a', 4);
+    await limiter.acquire('server:a', undefined, 4);
+    await expect(limiter.acquire('server:a')).rejects.toMatchObject({ code: 'rate_limited' });
+  });
 });
