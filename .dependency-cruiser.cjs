@@ -8,6 +8,8 @@
  *   app                  composition: server + fronts + key ring + models + the legacy era
  *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
  *   server               server assembly, the era seam
+ *   migrate              the codemod and the source reader of `plan --from-source` (ts-morph); it reads
+ *                        the planner's workflow types and nothing of the server or client side
  *   plan > audit > host  the planner; the compliance probe (a client); the host runtime — the client
  *                        side, which never imports the server side
  *   flows                the flow engine, the tool contract, summarize_repo with its built-in heuristic
@@ -24,6 +26,7 @@ const LAYERS = [
   ['transports', '^src/transports/'],
   ['legacy', '^src/legacy/'],
   ['server', '^src/server/'],
+  ['migrate', '^src/migrate/'],
   ['plan', '^src/plan/'],
   ['audit', '^src/audit/'],
   ['host', '^src/host/'],
@@ -40,6 +43,7 @@ const SIDEWAYS = {
   transports: ['legacy', 'plan', 'audit', 'host'],
   legacy: ['transports', 'plan', 'audit', 'host'],
   server: ['plan', 'audit', 'host'],
+  migrate: ['audit', 'host', 'flows', 'models', 'repo', 'state'],
   plan: ['host'],
 };
 
