@@ -63,6 +63,8 @@ const GENERIC_NAMES = new Set([
   'data',
   'resp',
   'raw',
+  'step',
+  'turn',
 ]);
 
 function locationOf(path: string, node: Node): SourceLocation {

@@ -230,3 +230,47 @@ export const MONOREPO: FileMap = {
   'packages/beta/src/index.ts': V2_REQUEST_SAMPLING['server.ts'] as string,
   'packages/beta/node_modules/ignored/index.ts': `export const ignored = 'never read';\n`,
 };
+
+/** Tools in sampling (SEP-1577): the server runs the tool loop, bounded by six rounds. */
+export const TOOL_LOOP: FileMap = {
+  'server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import type { SamplingMessage } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+export const server = new McpServer({ name: 'triage', version: '0.9.0' });
+
+const TOOLS = [
+  { name: 'search_issues', description: 'Search older issues', inputSchema: { type: 'object' as const } },
+  { name: 'read_file', description: 'Read a file of the repository', inputSchema: { type: 'object' as const } },
+];
+
+server.registerTool(
+  'triage_issue',
+  {
+    description: 'Labels an issue after looking around',
+    inputSchema: z.object({ issue: z.string(), repository: z.string().optional() }),
+  },
+  async ({ issue }, ctx) => {
+    const messages: SamplingMessage[] = [{ role: 'user', content: { type: 'text', text: issue } }];
+    for (let round = 0; round < 6; round++) {
+      const step = await ctx.mcpReq.requestSampling({
+        messages,
+        maxTokens: 500,
+        tools: [
+          { name: 'search_issues', inputSchema: { type: 'object' } },
+          { name: 'read_file', inputSchema: { type: 'object' } },
+        ],
+        modelPreferences: { costPriority: 0.8 },
+      });
+      if (step.stopReason !== 'toolUse') {
+        return { content: [{ type: 'text', text: JSON.stringify(step.content) }] };
+      }
+      messages.push({ role: 'assistant', content: step.content });
+      messages.push({ role: 'user', content: [] });
+    }
+    return { content: [{ type: 'text', text: 'no label' }], isError: true };
+  },
+);
+void TOOLS;
+`,
+};
