@@ -322,8 +322,9 @@ export function analyzeFile(path: string, file: SourceFile): FileAnalysis {
         location: locationOf(path, sampling.call),
         status: 'unsupported',
         reason:
-          ownProblem(sampling) ??
-          'not inside an inline tool handler (registerTool or tool) in this file: a helper function or a handler passed by reference; give it the kit context by hand',
+          sampling.kind === 'inputRequired'
+            ? (ownProblem(sampling) as string)
+            : 'not inside an inline tool handler (registerTool or tool) in this file: a helper function or a handler passed by reference; give it the kit context by hand',
       });
       continue;
     }

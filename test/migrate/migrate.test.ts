@@ -16,6 +16,7 @@ import {
   CLOCK_IN_PROMPT,
   HAND_BUILT_MRTR,
   MONOREPO,
+  SHAPES,
   V1_ONE_TOOL,
   V1_SEQUENCE_AND_LOOP,
   V2_REQUEST_SAMPLING,
@@ -281,5 +282,28 @@ describe('migrate --write', () => {
     const missing = await runCli(['migrate', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('is not a directory');
+  });
+});
+
+describe('migrate: what it reads but does not rewrite', () => {
+  it('says why for each shape, rewrites SDK v1 server.tool(...) and a handler without an input schema', async () => {
+    const dir = await layOut(SHAPES);
+    const result = await report(dir);
+    const byTool = result.callSites.map((site) => [site.location.file, site.tool ?? null, site.status, site.reason]);
+    expect(byTool).toEqual([
+      ['legacy.ts', 'haiku', 'migrated', 'rewritten to ctx.sample'],
+      ['server.ts', null, 'unsupported', expect.stringContaining('not inside an inline tool handler')],
+      ['server.ts', 'with_options', 'unsupported', expect.stringContaining('passes request options')],
+      ['server.ts', 'in_callback', 'unsupported', expect.stringContaining('sits in a nested function (line 16)')],
+      ['server.ts', 'annotated', 'unsupported', "the tool config's `annotations` has no place in defineModelTool"],
+      ['server.ts', 'logs', 'unsupported', expect.stringContaining('uses `ctx.mcpReq.log` (line 26)')],
+      ['server.ts', 'no_schema', 'migrated', 'rewritten to ctx.sample'],
+      ['streamable.ts', 'echo_model', 'unsupported', expect.stringContaining('StreamableHTTPServerTransport')],
+    ]);
+    const diff = (await runCli(['migrate', dir])).stdout;
+    expect(added(diff)).toContain('input: z.object({}),');
+    expect(added(diff)).toContain('run: async (_args, ctx) => {');
+    expect(added(diff)).toContain("const poem = await ctx.sample('poem', {");
+    expect(diff).not.toContain('+++ b/streamable.ts');
   });
 });

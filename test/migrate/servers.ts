@@ -274,3 +274,69 @@ server.registerTool(
 void TOOLS;
 `,
 };
+
+/** Shapes the codemod reads but does not rewrite, and SDK v1's server.tool(...) which it does. */
+export const SHAPES: FileMap = {
+  'server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+export const server = new McpServer({ name: 'shapes', version: '1.0.0' });
+
+async function askModel(question: string) {
+  return server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 10 });
+}
+
+server.registerTool('with_options', { description: 'd', inputSchema: z.object({ q: z.string() }) }, async ({ q }, ctx) => {
+  const r = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: q } }], maxTokens: 5 }, { timeout: 1000 });
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+
+server.registerTool('in_callback', { description: 'd', inputSchema: z.object({ qs: z.array(z.string()) }) }, async ({ qs }, ctx) => {
+  const all = await Promise.all(qs.map(async (q) => ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: q } }], maxTokens: 5 })));
+  return { content: [{ type: 'text', text: String(all.length) }] };
+});
+
+server.registerTool('annotated', { description: 'd', annotations: { readOnlyHint: true } }, async (ctx) => {
+  const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+
+server.registerTool('logs', { description: 'd' }, async (ctx) => {
+  await ctx.mcpReq.log('info', 'asking');
+  const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+
+server.registerTool('no_schema', { description: 'Asks without arguments' }, async (ctx) => {
+  const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+
+server.registerTool('helper', { description: 'd' }, async () => {
+  const r = await askModel('hi');
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+`,
+  'legacy.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'legacy', version: '1.0.0' });
+
+server.tool('haiku', 'Writes a haiku', { topic: z.string() }, async ({ topic }) => {
+  const poem = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: topic } }], maxTokens: 60 });
+  return { content: [{ type: 'text', text: poem.content.type === 'text' ? poem.content.text : '' }] };
+});
+`,
+  'streamable.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'http', version: '1.0.0' });
+export const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'fixed' });
+
+server.registerTool('echo_model', { description: 'd', inputSchema: { q: z.string() } }, async ({ q }) => {
+  const r = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: q } }], maxTokens: 5 });
+  return { content: [{ type: 'text', text: String(r.model) }] };
+});
+`,
+};
