@@ -48,7 +48,7 @@ export const V1_SEQUENCE_AND_LOOP: FileMap = {
 import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-const server = new McpServer({ name: 'reviewer', version: '0.3.0' });
+export const server = new McpServer({ name: 'reviewer', version: '0.3.0' });
 
 function textOf(content: { type: string; text?: string }): string {
   return content.type === 'text' ? (content.text ?? '') : '';
