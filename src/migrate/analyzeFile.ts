@@ -46,6 +46,9 @@ export interface FileAnalysis {
   loose: SiteAnalysis[];
 }
 
+/** Tool and step names defineModelTool accepts. */
+const KIT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 const GENERIC_NAMES = new Set([
   'response',
   'result',
@@ -182,6 +185,18 @@ function contextUses(handler: Handler, context: string, calls: readonly Sampling
       edits.push({ start: outer.getStart(), end: outer.getEnd(), text: `${context}.signal` });
       continue;
     }
+    const logCall = Node.isPropertyAccessExpression(outer) ? outer.getParent() : undefined;
+    if (
+      member === 'mcpReq' &&
+      Node.isPropertyAccessExpression(outer) &&
+      outer.getName() === 'log' &&
+      Node.isCallExpression(logCall) &&
+      logCall.getExpression() === outer &&
+      logCall.getArguments().length === 2
+    ) {
+      edits.push({ start: outer.getStart(), end: outer.getEnd(), text: `${context}.log` });
+      continue;
+    }
     const used =
       Node.isPropertyAccessExpression(outer) && outer.getExpression() === parent ? outer.getText() : parent.getText();
     return {
@@ -241,8 +256,7 @@ function sampleCallEdits(sampling: SamplingCall, step: string, context: string):
 
 function stepNames(registration: ToolRegistration, calls: readonly SamplingCall[]): string[] {
   const taken = new Set<string>();
-  const fallback =
-    registration.name !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(registration.name) ? registration.name : 'sample';
+  const fallback = registration.name !== undefined && KIT_NAME.test(registration.name) ? registration.name : 'sample';
   return calls.map((sampling) => {
     const bound = boundName(sampling);
     const base = bound !== undefined && !GENERIC_NAMES.has(bound.toLowerCase()) ? snakeCase(bound) : fallback;

@@ -129,6 +129,7 @@ function registrationText(file: SourceFile, handler: HandlerAnalysis, names: Nam
     `${inner}description: ${registration.description?.getText() ?? registration.nameNode.getText()},`,
     `${inner}input: ${schema(registration.input) ?? `${names.zod}.object({})`},`,
     ...(registration.output === undefined ? [] : [`${inner}output: ${schema(registration.output)},`]),
+    ...(registration.annotations === undefined ? [] : [`${inner}annotations: ${registration.annotations.getText()},`]),
     `${inner}steps: { ${steps.map((step) => `${propertyKey(step)}: {}`).join(', ')} },`,
     `${inner}run: ${run},`,
     `${indent}});`,

@@ -18,11 +18,11 @@ export function applyEdits(text: string, edits: readonly TextEdit[], offset = 0)
   return result;
 }
 
-/** Lower snake case of an identifier or a name (`summaryText` -> `summary_text`), limited to the input-key alphabet. */
+/** Lower snake case of an identifier or a name (`summaryText` -> `summary_text`), in the kit's step-name alphabet. */
 export function snakeCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toLowerCase()
     .slice(0, 64);

@@ -24,6 +24,7 @@ export interface ToolRegistration {
   name?: string;
   title?: Expression;
   description?: Expression;
+  annotations?: Expression;
   /** A zod object, or a raw shape (`{ field: z.string() }`) that the kit needs wrapped in `z.object`. */
   input?: { node: Expression; rawShape: boolean };
   output?: { node: Expression; rawShape: boolean };
@@ -32,7 +33,7 @@ export interface ToolRegistration {
   problem?: string;
 }
 
-const CONFIG_KEYS = new Set(['title', 'description', 'inputSchema', 'outputSchema']);
+const CONFIG_KEYS = new Set(['title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
 
 function isFunction(node: Node | undefined): node is Handler {
   return node !== undefined && (Node.isArrowFunction(node) || Node.isFunctionExpression(node));
@@ -65,6 +66,7 @@ function fromConfig(registration: ToolRegistration, config: ObjectLiteralExpress
     const value = property.getInitializerOrThrow();
     if (key === 'title') registration.title = value;
     if (key === 'description') registration.description = value;
+    if (key === 'annotations') registration.annotations = value;
     if (key === 'inputSchema') registration.input = schemaOf(value);
     if (key === 'outputSchema') registration.output = schemaOf(value);
   }
@@ -115,6 +117,12 @@ export function registrationOf(fn: Handler): ToolRegistration | undefined {
   const block = statement.getParent();
   if (block === undefined || !(Node.isBlock(block) || Node.isSourceFile(block))) {
     return { ...base, problem: 'the registration is not a statement of a block' };
+  }
+  if (name !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    return {
+      ...base,
+      problem: `the tool name '${name}' is not one defineModelTool accepts (1 to 64 letters, digits, _ and -)`,
+    };
   }
   if (api === 'tool') return fromToolArgs(base, middle);
   const config = middle[0];

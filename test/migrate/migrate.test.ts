@@ -295,7 +295,7 @@ describe('migrate: what it reads but does not rewrite', () => {
       ['server.ts', null, 'unsupported', expect.stringContaining('not inside an inline tool handler')],
       ['server.ts', 'with_options', 'unsupported', expect.stringContaining('passes request options')],
       ['server.ts', 'in_callback', 'unsupported', expect.stringContaining('sits in a nested function (line 16)')],
-      ['server.ts', 'annotated', 'unsupported', "the tool config's `annotations` has no place in defineModelTool"],
+      ['server.ts', 'with_meta', 'unsupported', "the tool config's `_meta` has no place in defineModelTool"],
       ['server.ts', 'logs', 'unsupported', expect.stringContaining('uses `ctx.mcpReq.log` (line 26)')],
       ['server.ts', 'no_schema', 'migrated', 'rewritten to ctx.sample'],
       ['streamable.ts', 'echo_model', 'unsupported', expect.stringContaining('StreamableHTTPServerTransport')],
@@ -303,6 +303,8 @@ describe('migrate: what it reads but does not rewrite', () => {
     const diff = (await runCli(['migrate', dir])).stdout;
     expect(added(diff)).toContain('input: z.object({}),');
     expect(added(diff)).toContain('run: async (_args, ctx) => {');
+    expect(added(diff)).toContain('annotations: { readOnlyHint: true },');
+    expect(added(diff)).toContain("await ctx.log('debug', 'asking');");
     expect(added(diff)).toContain("const poem = await ctx.sample('poem', {");
     expect(diff).not.toContain('+++ b/streamable.ts');
   });

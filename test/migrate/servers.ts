@@ -296,18 +296,19 @@ server.registerTool('in_callback', { description: 'd', inputSchema: z.object({ q
   return { content: [{ type: 'text', text: String(all.length) }] };
 });
 
-server.registerTool('annotated', { description: 'd', annotations: { readOnlyHint: true } }, async (ctx) => {
+server.registerTool('with_meta', { description: 'd', _meta: { owner: 'docs' } }, async (ctx) => {
   const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
   return { content: [{ type: 'text', text: String(r.model) }] };
 });
 
 server.registerTool('logs', { description: 'd' }, async (ctx) => {
-  await ctx.mcpReq.log('info', 'asking');
+  await ctx.mcpReq.log('info', 'asking', 'shapes');
   const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
   return { content: [{ type: 'text', text: String(r.model) }] };
 });
 
-server.registerTool('no_schema', { description: 'Asks without arguments' }, async (ctx) => {
+server.registerTool('no_schema', { description: 'Asks without arguments', annotations: { readOnlyHint: true } }, async (ctx) => {
+  await ctx.mcpReq.log('debug', 'asking');
   const r = await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });
   return { content: [{ type: 'text', text: String(r.model) }] };
 });
