@@ -25,6 +25,8 @@ const TREE: Record<string, string[]> = {
   'src/legacy/index.ts': ['src/server/factory.ts'],
   'src/protocol/revisions.ts': [],
   'examples/server.ts': ['src/entries/server.ts'],
+  'src/migrate/workflowFromSource.ts': ['src/plan/a.ts', 'src/protocol/revisions.ts'],
+  'src/cli/migrate.ts': ['src/migrate/workflowFromSource.ts'],
   // Forbidden, one of each kind.
   'src/host/fromServer.ts': ['type:src/server/factory.ts'],
   'src/flows/fromServer.ts': ['src/server/factory.ts'],
@@ -38,6 +40,8 @@ const TREE: Record<string, string[]> = {
   'src/plan/a.ts': ['type:src/plan/b.ts'],
   'src/plan/b.ts': ['type:src/plan/a.ts'],
   'examples/internals.ts': ['src/flows/tool.ts'],
+  'src/migrate/fromHost.ts': ['src/host/client.ts'],
+  'src/plan/fromMigrate.ts': ['src/migrate/workflowFromSource.ts'],
 };
 
 let root: string;
@@ -84,6 +88,8 @@ describe('the dependency rules (npm run deps)', () => {
         'layer-protocol: src/protocol/fromState.ts -> src/state/codec.ts',
         'no-circular: src/plan/a.ts -> src/plan/b.ts',
         'examples-use-public-surfaces: examples/internals.ts -> src/flows/tool.ts',
+        'layer-migrate: src/migrate/fromHost.ts -> src/host/client.ts',
+        'layer-plan: src/plan/fromMigrate.ts -> src/migrate/workflowFromSource.ts',
       ].sort(),
     );
   });
