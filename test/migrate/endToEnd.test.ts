@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { callOnLegacySession, layOutServer } from './liveServers.js';
+import { callOnLegacySession, callOnModernRequest, layOutServer } from './liveServers.js';
 import { V1_ONE_TOOL, V1_SEQUENCE_AND_LOOP, V2_REQUEST_SAMPLING, type FileMap } from './servers.js';
 
 interface Case {
@@ -62,6 +62,22 @@ describe('the original fixture servers on 2025-11-25 (live sampling)', () => {
       expect(out.samples).toBe(samples);
       const [block] = (out.result as { content: Array<{ type: string; text: string }> }).content;
       expect(block?.text).toMatch(/^answer\(\d+:/);
+    } finally {
+      await remove();
+    }
+  });
+});
+
+describe('the original SDK v2 server on 2026-07-28', () => {
+  it('cannot ask for sampling: the SDK refuses the server-to-client request (why the migration exists)', async () => {
+    const { dir, remove } = await layOutServer(V2_REQUEST_SAMPLING);
+    try {
+      const out = await callOnModernRequest(join(dir, 'server.ts'), 'explain_term', { term: 'MRTR' });
+      expect(out.rounds).toBe(0);
+      expect(out.result).toMatchObject({ isError: true });
+      expect(JSON.stringify(out.result)).toContain(
+        'Server-to-client requests are not available on protocol revision 2026-07-28',
+      );
     } finally {
       await remove();
     }

@@ -71,3 +71,47 @@ export async function callOnLegacySession(
     await module.server.close();
   }
 }
+
+/**
+ * Imports `file` (which exports `server`) and calls the tool on 2026-07-28 (stateless, MRTR) through the SDK's own
+ * HTTP handler in process, with the official v2 client pinned to 2026-07-28: it declares sampling and answers each
+ * `input_required` round with the scripted model. Counts the rounds it answered.
+ */
+export async function callOnModernRequest(
+  file: string,
+  tool: string,
+  args: Record<string, unknown>,
+  options: { sampling?: boolean } = {},
+): Promise<{ result: unknown; rounds: number; error?: string }> {
+  const { Client: ModernClient, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const { createMcpHandler } = await import('@modelcontextprotocol/server');
+  const module = (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as {
+    server: Parameters<typeof createMcpHandler>[0] extends (...args: never[]) => infer R ? Awaited<R> : never;
+  };
+  const handler = createMcpHandler(() => module.server);
+  const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+    fetch: (url, init) => handler.fetch(new Request(url, init)),
+  });
+  const sampling = options.sampling ?? true;
+  const client = new ModernClient(
+    { name: 'migrate-e2e', version: '1.0.0' },
+    { capabilities: sampling ? { sampling: {} } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  let rounds = 0;
+  if (sampling) {
+    client.setRequestHandler('sampling/createMessage', (request) => {
+      rounds++;
+      return scriptedAnswer(request.params as Parameters<typeof scriptedAnswer>[0]);
+    });
+  }
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name: tool, arguments: args });
+    return { result, rounds };
+  } catch (error) {
+    return { result: undefined, rounds, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await client.close();
+    await handler.close();
+  }
+}
