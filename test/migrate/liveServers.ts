@@ -16,6 +16,13 @@ import type { FileMap } from './servers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Each import of a server module gets a fresh instance (its own server object), even within one millisecond. */
+let imports = 0;
+async function importServer<T>(file: string): Promise<T> {
+  imports += 1;
+  return (await import(`${pathToFileURL(file).href}?instance=${imports}`)) as T;
+}
+
 /** What a scripted host model answers: a pure function of the request, so two runs can be compared. */
 export function scriptedAnswer(params: {
   messages: Array<{ content: unknown }>;
@@ -53,7 +60,7 @@ export async function callOnLegacySession(
   tool: string,
   args: Record<string, unknown>,
 ): Promise<{ result: unknown; samples: number }> {
-  const module = (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as { server: Connectable };
+  const module = await importServer<{ server: Connectable }>(file);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'migrate-e2e', version: '1.0.0' }, { capabilities: { sampling: {} } });
   let samples = 0;
@@ -85,9 +92,9 @@ export async function callOnModernRequest(
 ): Promise<{ result: unknown; rounds: number; error?: string }> {
   const { Client: ModernClient, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const { createMcpHandler } = await import('@modelcontextprotocol/server');
-  const module = (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as {
+  const module = await importServer<{
     server: Parameters<typeof createMcpHandler>[0] extends (...args: never[]) => infer R ? Awaited<R> : never;
-  };
+  }>(file);
   const handler = createMcpHandler(() => module.server);
   const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init)),
