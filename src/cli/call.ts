@@ -20,9 +20,10 @@ import { createHost, type HostCallResult, type OnDeny } from '../host/createHost
 import { createTerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
+import { createTerminalGate } from '../host/terminalGate.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
-import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
 import { CALL_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -122,7 +123,9 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const logger = createStderrLogger({ stream: io.stderr });
   const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
   const interactive = io.stdin.isTTY === true;
-  const approver = await createApprover(mode, { input: io.stdin, output: io.stderr });
+  // One terminal: while a dialog holds it, the server's stderr lines wait.
+  const terminal = createTerminalGate();
+  const approver = await createApprover(mode, { input: io.stdin, output: io.stderr, terminal });
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
   let audit: AuditLog = silentAuditLog;
   if (values.audit !== undefined) {
@@ -135,12 +138,13 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     approver,
     audit,
     // Elicitation is declared only where someone can answer it.
-    ...(interactive && { elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr }) }),
+    ...(interactive && { elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr, terminal }) }),
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
+  const serverStderr = withServerStderr('call', target, values['server-stderr'], { output: io.stderr, terminal });
   try {
     const connection = await host.connect(target);
     try {
@@ -169,5 +173,6 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     return exitCodeForHostError(error);
   } finally {
     await audit.close();
+    await serverStderr.close();
   }
 }

@@ -8,7 +8,7 @@ import { createHost, type Discovery } from '../host/createHost.js';
 import { printable, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs } from './args.js';
 import { CALL_EXIT } from './call.js';
-import { HOST_TARGET_OPTIONS, hostTargetFromFlags } from './hostTarget.js';
+import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
 import { DISCOVER_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -45,6 +45,7 @@ export async function runDiscover(argv: readonly string[], io: CliIo): Promise<n
     return CALL_EXIT.usage;
   }
   const target = hostTargetFromFlags('discover', values, io.env);
+  const serverStderr = withServerStderr('discover', target, values['server-stderr'], { output: io.stderr });
   // No models, no elicitation, no roots: discovery declares nothing and answers nothing.
   const host = createHost({ name: 'mcp-model-input-discover' });
   try {
@@ -61,5 +62,7 @@ export async function runDiscover(argv: readonly string[], io: CliIo): Promise<n
     // The message may quote the server (a JSON-RPC error): no terminal controls, bounded.
     writeLine(io.stderr, terminalSafe(`mcp-model-input: discover failed (${error.code}): ${error.message}`, 2000));
     return CALL_EXIT.protocolError;
+  } finally {
+    await serverStderr.close();
   }
 }

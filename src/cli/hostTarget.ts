@@ -1,13 +1,35 @@
-/** `--stdio "COMMAND" | --url URL` for the host commands (`call`, `discover`). */
+/** `--stdio "COMMAND" | --url URL` for the host commands (`call`, `discover`), and where a stdio server's stderr goes. */
 import { splitCommand } from '../host/target.js';
 import { ModelInputError } from '../errors.js';
 import type { HostTarget } from '../host/createHost.js';
+import { openServerStderr, parseServerStderr, type ServerStderrTarget } from '../host/serverStderr.js';
+import type { TerminalGate } from '../host/terminalGate.js';
 
 export const HOST_TARGET_OPTIONS = {
   stdio: { type: 'string' },
   url: { type: 'string' },
   'token-env': { type: 'string' },
+  'server-stderr': { type: 'string' },
 } as const;
+
+/**
+ * `--server-stderr` for a stdio target: the stream the server's stderr goes to (prefixed lines on `output` by
+ * default, held while a dialog holds `terminal`), set on the target; `close` ends it when the call is done.
+ */
+export function withServerStderr(
+  command: string,
+  target: HostTarget,
+  value: string | undefined,
+  options: { output: NodeJS.WritableStream; terminal?: TerminalGate },
+): ServerStderrTarget {
+  if (target.kind !== 'stdio') {
+    if (value !== undefined) throw new ModelInputError('usage', `${command}: --server-stderr applies to --stdio only`);
+    return { stderr: 'ignore', close: async () => {} };
+  }
+  const opened = openServerStderr(parseServerStderr(value ?? 'prefixed'), options);
+  target.stderr = opened.stderr;
+  return opened;
+}
 
 export function hostTargetFromFlags(
   command: string,

@@ -260,6 +260,9 @@ Target (exactly one):
   --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
   --url URL                  a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp
   --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+  --server-stderr MODE       stdio only: the server's stderr — prefixed (default: its lines, each
+                             prefixed, shown when no dialog is open), log:FILE (appended to FILE),
+                             ignore, or inherit (the server writes to your terminal as is)
 
 Options:
   --args JSON                the tool's arguments, a JSON object (default: {})
@@ -280,6 +283,7 @@ Options:
   -h, --help                 show this help
 
 Elicitation (form mode) is declared, and answered at the terminal, only when stdin is a terminal.
+A stdio server runs in a session of its own: it cannot open your terminal (/dev/tty).
 
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
 3 denied (the approval said no), 4 stopped by a host policy (capability, validation, round cap,
@@ -295,6 +299,7 @@ revision, its capabilities and its tools. Declares no client capabilities.
   --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
   --url URL                  a Streamable HTTP endpoint
   --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
+  --server-stderr MODE       stdio only: prefixed (default), log:FILE, ignore or inherit (see call)
   --json                     print the discovery as JSON
   -h, --help                 show this help
 

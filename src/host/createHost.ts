@@ -407,19 +407,29 @@ export function createHost(options: HostOptions = {}): Host {
       call: HostCallOptions,
     ): Promise<HostCallResult> {
       let session: LegacyCallSession;
+      // Aborted when the call itself fails (its request timed out, the connection closed): a dialog still open
+      // for one of its live requests closes, saying why, instead of waiting for an answer nobody can use.
+      const ended = new AbortController();
+      const signal = call.signal === undefined ? ended.signal : AbortSignal.any([call.signal, ended.signal]);
       try {
-        session = await legacy.begin(name, call.signal);
+        session = await legacy.begin(name, signal);
       } catch (error) {
         throw asProtocolError(error, name);
       }
       try {
-        const result = (await client.callTool(
-          { name, arguments: args },
-          {
-            ...timeout,
-            ...(call.signal !== undefined && { signal: call.signal }),
-          },
-        )) as CallToolResult;
+        const result = (await client
+          .callTool(
+            { name, arguments: args },
+            {
+              ...timeout,
+              ...(call.signal !== undefined && { signal: call.signal }),
+            },
+          )
+          .catch((error: unknown) => {
+            const why = terminalSafe(error instanceof Error ? error.message : String(error), MAX_PEER_MESSAGE_CHARS);
+            ended.abort(new Error(`the call ended before an answer (${why})`));
+            throw error;
+          })) as CallToolResult;
         const declined = onDeny === 'fallback' ? session.declined() : undefined;
         if (declined === undefined) session.rethrowStop();
         return {

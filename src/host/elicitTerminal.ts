@@ -7,7 +7,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 
-import { confirm, isCancel, multiselect, note, select, text } from '@clack/prompts';
+import { confirm, isCancel, log, multiselect, note, select, text } from '@clack/prompts';
 import type {
   ElicitRequestFormParams,
   ElicitResult,
@@ -16,6 +16,7 @@ import type {
 } from '@modelcontextprotocol/client';
 
 import { terminalSafe } from '../protocol/sanitize.js';
+import { sharedTerminalGate, type TerminalGate } from './terminalGate.js';
 import type { ConnectedServer } from './types.js';
 
 export interface TerminalElicitorOptions {
@@ -25,11 +26,15 @@ export interface TerminalElicitorOptions {
   output?: NodeJS.WritableStream;
   /** Ask even though input or output is not a TTY (tests); default: only when both are TTYs. */
   interactive?: boolean;
+  /** Held while a question is open (server stderr waits); default the process's. */
+  terminal?: TerminalGate;
 }
 
 export interface ElicitContext {
   server: ConnectedServer;
   tool: string;
+  /** Aborts when the request goes away (withdrawn, its call timed out): the open question closes, saying why. */
+  signal?: AbortSignal;
 }
 
 export type TerminalElicitor = (params: ElicitRequestFormParams, context: ElicitContext) => Promise<ElicitResult>;
@@ -37,7 +42,7 @@ export type TerminalElicitor = (params: ElicitRequestFormParams, context: Elicit
 type Value = string | number | boolean | string[];
 /** A field's answer: a value, nothing (optional and left empty), or the user cancelled. */
 type Answer = { value: Value } | { skip: true } | { cancel: true };
-type Io = { input: Readable; output: Writable };
+type Io = { input: Readable; output: Writable; signal?: AbortSignal };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const safe = (value: string | undefined, max: number) => terminalSafe(value ?? '', max);
@@ -138,8 +143,20 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
   const isTty = (stream: object) => (stream as { isTTY?: boolean }).isTTY === true;
   const interactive = options.interactive ?? (isTty(io.input) && isTty(io.output));
 
+  /** The answer when the user cancelled, or — when the request went away — after saying so. */
+  function cancelled(signal: AbortSignal | undefined): ElicitResult {
+    if (signal?.aborted === true) {
+      const reason: unknown = signal.reason;
+      const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
+      log.warn(`Dialog closed: ${safe(why === '' ? 'the request was aborted' : why, 300)}.`, { output: io.output });
+    }
+    return { action: 'cancel' };
+  }
+
   async function elicit(params: ElicitRequestFormParams, context: ElicitContext): Promise<ElicitResult> {
     if (!interactive) return { action: 'decline' };
+    if (context.signal?.aborted === true) return { action: 'cancel' };
+    const asking: Io = { ...io, ...(context.signal !== undefined && { signal: context.signal }) };
     const name = safe(context.server.name, 80);
     const body = [
       `Server: ${name} (unverified)`,
@@ -156,9 +173,9 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
         { value: 'decline', label: 'Decline' },
         { value: 'cancel', label: 'Cancel' },
       ],
-      ...io,
+      ...asking,
     });
-    if (isCancel(action) || action === 'cancel') return { action: 'cancel' };
+    if (isCancel(action) || action === 'cancel') return cancelled(context.signal);
     if (action === 'decline') return { action: 'decline' };
     const required = new Set(params.requestedSchema.required ?? []);
     const content: Record<string, Value> = {};
@@ -166,16 +183,27 @@ export function createTerminalElicitor(options: TerminalElicitorOptions = {}): T
       const label = safe(schema.title ?? field, 80);
       const description = schema.description === undefined ? '' : ` — ${safe(schema.description, 200)}`;
       const optional = required.has(field) ? '' : ' (optional)';
-      const answer = await askField(schema, `${label}${optional}${description}`, required.has(field), io);
-      if ('cancel' in answer) return { action: 'cancel' };
+      const answer = await askField(schema, `${label}${optional}${description}`, required.has(field), asking);
+      if ('cancel' in answer) return cancelled(context.signal);
       if ('value' in answer) content[field] = answer.value;
     }
     return { action: 'accept', content };
   }
 
+  const terminal = options.terminal ?? sharedTerminalGate();
+  async function held(params: ElicitRequestFormParams, context: ElicitContext): Promise<ElicitResult> {
+    if (!interactive) return { action: 'decline' };
+    const release = terminal.hold();
+    try {
+      return await elicit(params, context);
+    } finally {
+      release();
+    }
+  }
+
   let queue: Promise<unknown> = Promise.resolve();
   return (params, context) => {
-    const turn = queue.then(() => elicit(params, context));
+    const turn = queue.then(() => held(params, context));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -128,6 +128,13 @@ export function auditRefusedRound(
   for (const request of requests) audit.record({ ...auditBase(position, request), decision: 'refused', reason });
 }
 
+/** The host model that answers `request`: the one its preferences choose (the dialog shows the same). */
+function modelFor(request: SamplingRequest, all: readonly HostModelEntry[]): HostModelEntry {
+  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
+  const models = samplingUsesTools(request.params) ? all.filter((entry) => entry.model.usesTools === true) : all;
+  return selectHostModel(request.params.modelPreferences, models);
+}
+
 async function sample(
   request: SamplingRequest,
   position: CallPosition,
@@ -136,11 +143,7 @@ async function sample(
   signal: AbortSignal,
 ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
   const offered = offeredTools(request.params);
-  // A request in a tool loop goes only to a model that can use tools (the host declared sampling.tools for them).
-  const models = samplingUsesTools(request.params)
-    ? policies.models.filter((entry) => entry.model.usesTools === true)
-    : policies.models;
-  const chosen = selectHostModel(request.params.modelPreferences, models);
+  const chosen = modelFor(request, policies.models);
   let reported: ModelUsage | undefined;
   let raw: unknown;
   try {
@@ -212,7 +215,11 @@ async function review(
   if (sampling.length === 0) return;
   let decision: ApprovalDecision;
   if (call.approvedForCall) decision = { kind: 'approve_call' };
-  else decision = await policies.approver.review({ ...position, requests: sampling }, policies.signal);
+  else {
+    const answeredBy = policies.models.length === 0 ? undefined : sampling.map((r) => modelFor(r, policies.models).id);
+    const round = { ...position, requests: sampling, ...(answeredBy !== undefined && { answeredBy }) };
+    decision = await policies.approver.review(round, policies.signal);
+  }
   for (const request of sampling) {
     policies.audit.record({
       ...auditBase(position, request),
@@ -297,7 +304,11 @@ export async function fulfilRound(
   for (const request of valid) {
     if (request.method === 'elicitation/create') {
       if (policies.elicit === undefined) throw new Error('elicitation passed the gate without an elicitor');
-      const answer = await policies.elicit(request.params, { server: position.server, tool: position.tool });
+      const answer = await policies.elicit(request.params, {
+        server: position.server,
+        tool: position.tool,
+        ...(policies.signal !== undefined && { signal: policies.signal }),
+      });
       policies.audit.record({ ...auditBase(position, request), decision: 'fulfilled', reason: answer.action });
       responses[request.key] = answer;
     } else if (request.method === 'roots/list') {

@@ -51,9 +51,15 @@ export type { HostModelEntry } from './policies/modelPolicy.js';
 // Approval, elicitation at the terminal, the audit log.
 export { createApprover, createPromptApprover, createRulesApprover, parseApprovalMode } from './approval/index.js';
 export type { ApprovalMode, ApproverOptions } from './approval/index.js';
+export { renderRound } from './approval/roundSummary.js';
+export type { RoundRendering } from './approval/roundSummary.js';
 export { createTerminalElicitor } from './elicitTerminal.js';
 export type { TerminalElicitor } from './elicitTerminal.js';
-export { terminalSafe } from '../protocol/sanitize.js';
+export { createTerminalGate, sharedTerminalGate } from './terminalGate.js';
+export type { TerminalGate } from './terminalGate.js';
+export { createPrefixedStderr, openServerStderr, parseServerStderr } from './serverStderr.js';
+export type { ServerStderrMode, ServerStderrTarget } from './serverStderr.js';
+export { revealInvisible, terminalSafe } from '../protocol/sanitize.js';
 export { createAuditLog, silentAuditLog } from './auditLog.js';
 export type { AuditLog } from './auditLog.js';
 

@@ -54,7 +54,7 @@ export function createLegacyHandlers(
   /** Settles when the last call begun so far has ended: the next one waits for it. */
   let previousEnded: Promise<void> = Promise.resolve();
 
-  function answer(method: string, params: unknown): Promise<unknown> {
+  function answer(method: string, params: unknown, withdrawn?: AbortSignal): Promise<unknown> {
     const call = active;
     if (call === undefined && method === 'roots/list') return Promise.resolve(rootsOutsideACall());
     if (call === undefined) {
@@ -62,7 +62,7 @@ export function createLegacyHandlers(
     }
     // A server may send several live requests at once: they are rounds, answered one after another
     // (one dialog at a time, each reserved and settled against the call's budget in turn).
-    const answered = call.lastAnswered.then(() => answerInTurn(call, method, params));
+    const answered = call.lastAnswered.then(() => answerInTurn(call, method, params, withdrawn));
     call.lastAnswered = answered.catch(() => undefined);
     return answered;
   }
@@ -83,7 +83,12 @@ export function createLegacyHandlers(
     return { roots: [...(policies.roots ?? [])] };
   }
 
-  async function answerInTurn(call: ActiveCall, method: string, params: unknown): Promise<unknown> {
+  async function answerInTurn(
+    call: ActiveCall,
+    method: string,
+    params: unknown,
+    withdrawn: AbortSignal | undefined,
+  ): Promise<unknown> {
     if (call.stop !== undefined) throw new ProtocolError(-32600, `the host stopped this call: ${call.stop.code}`);
     call.round += 1;
     const position: CallPosition = {
@@ -100,7 +105,9 @@ export function createLegacyHandlers(
           lastResult: { inputRequests: { [method]: { method } } },
         });
       }
-      const responses = await fulfilRound([{ key: method, method, params }], position, call.policies, call.approval);
+      const policies =
+        withdrawn === undefined ? call.policies : { ...call.policies, signal: roundSignal(call, withdrawn) };
+      const responses = await fulfilRound([{ key: method, method, params }], position, policies, call.approval);
       return responses[method];
     } catch (error) {
       if (!isHostError(error)) throw error;
@@ -109,12 +116,34 @@ export function createLegacyHandlers(
     }
   }
 
+  /**
+   * The call's signal, also aborted when the server withdraws this live request (it timed out on its side, or it
+   * cancelled it): an open dialog for it then closes, saying why.
+   */
+  function roundSignal(call: ActiveCall, withdrawn: AbortSignal): AbortSignal {
+    const controller = new AbortController();
+    const onWithdrawn = () => {
+      const why = withdrawn.reason instanceof Error ? withdrawn.reason.message : String(withdrawn.reason ?? '');
+      controller.abort(new Error(`the server withdrew its request${why === '' ? '' : ` (${why})`}`));
+    };
+    if (withdrawn.aborted) onWithdrawn();
+    else withdrawn.addEventListener('abort', onWithdrawn, { once: true });
+    const callSignal = call.policies.signal;
+    return callSignal === undefined ? controller.signal : AbortSignal.any([callSignal, controller.signal]);
+  }
+
   const declared = policiesFor(undefined).declared;
   if (declared.sampling !== undefined) {
-    client.setRequestHandler('sampling/createMessage', (request) => answer(request.method, request.params) as never);
+    client.setRequestHandler(
+      'sampling/createMessage',
+      (request, ctx) => answer(request.method, request.params, ctx.mcpReq.signal) as never,
+    );
   }
   if (declared.elicitation !== undefined) {
-    client.setRequestHandler('elicitation/create', (request) => answer(request.method, request.params) as never);
+    client.setRequestHandler(
+      'elicitation/create',
+      (request, ctx) => answer(request.method, request.params, ctx.mcpReq.signal) as never,
+    );
   }
   if (declared.roots !== undefined) {
     client.setRequestHandler('roots/list', (request) => answer(request.method, request.params) as never);

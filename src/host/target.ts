@@ -4,10 +4,12 @@
  * audit's interop check build their transports here, one way.
  */
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { ModelInputError } from '../errors.js';
 import { createCappedFetch } from './cappedFetch.js';
+import { createPrefixedStderr } from './serverStderr.js';
+import { DetachedStdioTransport } from './stdioTransport.js';
+import { sharedTerminalGate } from './terminalGate.js';
 import { createTracingFetch, createTracingTransport, type TraceSink } from './trace.js';
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -19,8 +21,11 @@ export type HostTarget =
       args?: string[];
       cwd?: string;
       env?: Record<string, string>;
-      /** The server's stderr: shown (default) or discarded. */
-      stderr?: 'inherit' | 'ignore';
+      /**
+       * The server's stderr: a stream (see serverStderr.ts), discarded, or `inherit`ed (the server then shares the
+       * host's stderr, a terminal perhaps). Default: prefixed lines on `process.stderr`, held while a dialog is open.
+       */
+      stderr?: 'inherit' | 'ignore' | NodeJS.WritableStream;
     }
   | { kind: 'http'; url: string; fetch?: Fetch; bearerToken?: string; headers?: Record<string, string> }
   /** Any SDK transport; `key` identifies the server for remembering and rate limits. */
@@ -53,10 +58,11 @@ export function clientTransport(target: HostTarget, options: ClientTransportOpti
     return trace === undefined ? target.transport : createTracingTransport(target.transport, trace);
   }
   if (target.kind === 'stdio') {
-    const transport = new StdioClientTransport({
+    // Not the SDK's StdioClientTransport: it cannot start the server without the user's terminal (stdioTransport.ts).
+    const transport = new DetachedStdioTransport({
       command: target.command,
       args: target.args ?? [],
-      stderr: target.stderr ?? 'inherit',
+      stderr: target.stderr ?? createPrefixedStderr({ output: process.stderr, terminal: sharedTerminalGate() }),
       ...(target.cwd !== undefined && { cwd: target.cwd }),
       ...(target.env !== undefined && { env: target.env }),
     });

@@ -42,6 +42,8 @@ export interface CallPosition {
 /** What the approver is shown: every sampling request of one round, in one dialog. */
 export interface ApprovalRound extends CallPosition {
   requests: Array<Extract<ValidInputRequest, { method: 'sampling/createMessage' }>>;
+  /** Per request, in order: the id of the host model that will answer it (resolved as the host resolves it). */
+  answeredBy?: readonly string[];
 }
 
 /**

@@ -133,3 +133,57 @@ export function escapeControls(text: string, maxChars?: number): string {
   const escaped = hasControls(head) ? head.replace(/\\/g, '\\\\').replace(UNSAFE_IN_LINE, escapeChar) : head;
   return rest > 0 ? `${escaped}…(+${rest} chars)` : escaped;
 }
+
+/**
+ * What renders as nothing (or as a blank that hides what it is) on a terminal, while a model reads it: Unicode
+ * format characters (bidi controls, zero-width characters, BOM, tag characters U+E0000–E007F), the other
+ * default-ignorable code points (variation selectors, Hangul fillers, the combining grapheme joiner), the braille
+ * blank, C0 controls but tab and line breaks, DEL and C1 controls, and lone surrogates.
+ */
+const RENDERS_INVISIBLY =
+  /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]|[\x00-\x08\x0E-\x1F\x7F-\x84\x86-\x9F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+/** Line breaks a model reads as line breaks (NEL is the C1 one): shown as breaks. */
+const REVEAL_BREAKS = /\r\n|[\r\u2028\u2029\x0B\x0C\x85]/g;
+/** What `revealInvisible` writes for one character: `⟨U+E0041⟩`. */
+export const REVEALED_CHAR = /⟨U\+[0-9A-F]{4,6}⟩/g;
+
+export interface RevealedText {
+  /** The text with every invisible character written as `⟨U+XXXX⟩`: what a reviewer can read. */
+  text: string;
+  /** How many characters were written as escapes. */
+  invisible: number;
+  /** The printable ASCII that tag characters (U+E0020–E007E) spell, in order ('' when none). */
+  tags: string;
+}
+
+/**
+ * `text` with nothing hidden and nothing a terminal acts on: every character that renders invisibly is written as a
+ * visible escape (`⟨U+E0041⟩`) and counted, never dropped, so that a reviewer reads what a model will read. ESC
+ * becomes `⟨U+001B⟩`, leaving the rest of an escape sequence as inert text. Line breaks stay (or fold into spaces
+ * unless `multiline`), tabs become two spaces. Linear in the length of `text`; no bound (callers cut).
+ */
+export function revealInvisible(text: string, options: TerminalSafeOptions = {}): RevealedText {
+  let invisible = 0;
+  let tags = '';
+  const revealed = text
+    .replace(REVEAL_BREAKS, '\n')
+    .replace(RENDERS_INVISIBLY, (char) => {
+      invisible++;
+      const code = char.codePointAt(0) ?? 0;
+      if (code >= 0xe0020 && code <= 0xe007e) tags += String.fromCharCode(code - 0xe0000);
+      return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+    })
+    .replace(/\t/g, '  ');
+  return { text: options.multiline ? revealed : revealed.replace(/\n/g, ' '), invisible, tags };
+}
+
+/** `text` revealed (see `revealInvisible`) and cut to `maxChars` code points, ending with `… (+N chars)`. */
+export function revealedCut(text: string, maxChars: number, options: TerminalSafeOptions = {}): string {
+  const limit = Math.max(0, Math.floor(maxChars));
+  // Bound the work on huge inputs: only a head is revealed (an escape is at most 10 characters); the rest is counted.
+  let head = Math.min(text.length, limit * 2 + 256);
+  if (head < text.length && /[\uD800-\uDBFF]/.test(text[head - 1] ?? '')) head--;
+  let shown = revealInvisible(text.slice(0, head), options).text;
+  if (options.multiline) shown = shown.replace(/[ ]+\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+  return truncate(shown, limit, text.length - head);
+}

@@ -166,3 +166,15 @@ describe('terminal elicitation', () => {
     expect(io.raw()).toBe('');
   });
 });
+
+describe('terminal elicitation when its request goes away', () => {
+  it('closes the open question with a message and answers cancel', async () => {
+    const { io, elicit } = elicitor();
+    const controller = new AbortController();
+    const answer = elicit(form({ a: { type: 'string' } }), { ...CONTEXT, signal: controller.signal });
+    await io.waitFor('Respond to this request?');
+    controller.abort(new Error('the server withdrew its request (Request timed out)'));
+    expect(await answer).toEqual({ action: 'cancel' });
+    await io.waitFor('Dialog closed: the server withdrew its request (Request timed out).');
+  });
+});

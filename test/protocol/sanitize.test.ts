@@ -1,7 +1,13 @@
 /** `terminalSafe` against hostile server text (src/host/terminalText.ts). */
 import { describe, expect, it } from 'vitest';
 
-import { ESCAPE_MARKER, terminalSafe, terminalSafeJson } from '../../src/protocol/sanitize.js';
+import {
+  ESCAPE_MARKER,
+  revealedCut,
+  revealInvisible,
+  terminalSafe,
+  terminalSafeJson,
+} from '../../src/protocol/sanitize.js';
 
 /** No C0 (but newline), DEL, C1, ESC, or Unicode format character survives. */
 // eslint-disable-next-line no-control-regex -- the test looks for control characters
@@ -64,5 +70,45 @@ describe('terminalSafeJson', () => {
     expect(json).not.toMatch(/[\u007f-\u009f\u2028\u202e\u200f]/u);
     expect(json).toContain('\\u009b');
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('revealInvisible', () => {
+  const tagged = (text: string) =>
+    Array.from(text, (char) => String.fromCodePoint(0xe0000 + char.charCodeAt(0))).join('');
+
+  it('writes out every character that renders invisibly, counts them, and spells what tag characters say', () => {
+    const revealed = revealInvisible(`ok${tagged('Hi!')}\u{E0001}\u{E007F}.`);
+    expect(revealed.text).toBe('ok⟨U+E0048⟩⟨U+E0069⟩⟨U+E0021⟩⟨U+E0001⟩⟨U+E007F⟩.');
+    expect(revealed.invisible).toBe(5);
+    expect(revealed.tags).toBe('Hi!');
+  });
+
+  it.each([
+    ['variation selector', '\uFE0F', '⟨U+FE0F⟩'],
+    ['variation selector supplement', '\u{E0100}', '⟨U+E0100⟩'],
+    ['Hangul fillers', '\u115F\u1160\u3164\uFFA0', '⟨U+115F⟩⟨U+1160⟩⟨U+3164⟩⟨U+FFA0⟩'],
+    ['bidi controls', '\u202E\u2066\u200F', '⟨U+202E⟩⟨U+2066⟩⟨U+200F⟩'],
+    ['zero-width and BOM', '\u200B\u200D\u2060\uFEFF', '⟨U+200B⟩⟨U+200D⟩⟨U+2060⟩⟨U+FEFF⟩'],
+    ['soft hyphen, grapheme joiner, braille blank', '\u00AD\u034F\u2800', '⟨U+00AD⟩⟨U+034F⟩⟨U+2800⟩'],
+    ['controls and escape sequences', '\x00\x07\x1b[2J\x9b', '⟨U+0000⟩⟨U+0007⟩⟨U+001B⟩[2J⟨U+009B⟩'],
+    ['a lone surrogate', '\ud800', '⟨U+D800⟩'],
+  ])('%s', (_, hidden, shown) => {
+    const revealed = revealInvisible(`a${hidden}b`);
+    expect(revealed.text).toBe(`a${shown}b`);
+    expect(revealed.invisible).toBe(Array.from(shown.matchAll(/⟨/g)).length);
+  });
+
+  it('keeps line breaks only when multiline, and leaves visible text as it is', () => {
+    expect(revealInvisible('a\r\nb\rc\td').text).toBe('a b c  d');
+    expect(revealInvisible('a\r\nb\rc', { multiline: true }).text).toBe('a\nb\nc');
+    expect(revealInvisible('héllo 😀 世界').text).toBe('héllo 😀 世界');
+  });
+
+  it('revealedCut bounds the shown text and counts the rest, without splitting a surrogate pair', () => {
+    expect(revealedCut('abcdef', 3)).toBe('abc… (+3 chars)');
+    expect(revealedCut(`a\u200Bb`, 100)).toBe('a⟨U+200B⟩b');
+    expect(revealedCut('x'.repeat(1_000_000), 10)).toBe(`${'x'.repeat(10)}… (+999990 chars)`);
+    expect(revealedCut('😀'.repeat(2000), 10)).not.toContain('⟨U+D83D⟩');
   });
 });

@@ -2,6 +2,7 @@
  * The approver behind `--approve`: picks the implementation for a mode. Rules files and the
  * remembered-approvals file are read here, so a bad file fails at startup rather than mid-call.
  */
+import type { TerminalGate } from '../terminalGate.js';
 import type { ApprovalDecision, Approver } from '../types.js';
 import type { ApprovalMode } from './approvalMode.js';
 import { createPromptApprover } from './promptApprover.js';
@@ -17,6 +18,8 @@ export interface ApproverOptions {
   rememberFile?: string;
   /** The prompt mode asks even without TTYs (tests); default: only when input and output are TTYs. */
   interactive?: boolean;
+  /** The prompt mode holds it while a dialog is open (server stderr waits); default the process's. */
+  terminal?: TerminalGate;
 }
 
 export const DENY_MODE_REASON = 'approval mode is deny';

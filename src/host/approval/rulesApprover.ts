@@ -3,6 +3,10 @@
  * approver is created. The first rule that matches an embedded request decides it; no match denies;
  * a round runs only if every one of its requests is allowed. A request that offers tools (a tool
  * loop, SEP-1577) is allowed only by a rule that lists every tool it offers in `tools`.
+ *
+ * `contains` and `invisible` match on what the dialog would show (requestText.ts): every field the model
+ * receives, with characters that render invisibly written out and the text that tag characters spell, so a
+ * word a person could have read in the dialog is a word a rule can deny on.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -11,6 +15,7 @@ import { parseDocument } from 'yaml';
 import { ModelInputError } from '../../errors.js';
 import { terminalSafe } from '../../protocol/sanitize.js';
 import type { ApprovalDecision, ApprovalRound, Approver } from '../types.js';
+import { matchText, requestText } from './requestText.js';
 
 export interface ApprovalRule {
   /**
@@ -31,10 +36,17 @@ export interface ApprovalRule {
    * requests that offer no tools.
    */
   tools?: string[];
+  /**
+   * The rule matches only requests whose text (as the dialog shows it, see requestText.ts) contains one of
+   * these, ignoring case.
+   */
+  contains?: string[];
+  /** `true`: the rule matches only requests carrying characters that render invisibly; `false`: only clean ones. */
+  invisible?: boolean;
 }
 
 export const MAX_RULES_FILE_BYTES = 256 * 1024;
-const RULE_KEYS = ['server', 'tool', 'key', 'decision', 'maxTokens', 'tools'];
+const RULE_KEYS = ['server', 'tool', 'key', 'decision', 'maxTokens', 'tools', 'contains', 'invisible'];
 
 function invalid(file: string, problem: string, cause?: unknown): ModelInputError<'config_invalid'> {
   return new ModelInputError('config_invalid', `rules file ${file}: ${problem}`, { cause });
@@ -82,6 +94,21 @@ function checkRule(file: string, value: unknown, at: string): ApprovalRule {
     }
     if (rule.decision !== 'allow') throw invalid(file, `${at}: tools only applies to allow rules`);
     rule.tools = tools as string[];
+  }
+  if (value.contains !== undefined) {
+    const words = typeof value.contains === 'string' ? [value.contains] : value.contains;
+    if (
+      !Array.isArray(words) ||
+      words.length === 0 ||
+      !words.every((word) => typeof word === 'string' && word !== '')
+    ) {
+      throw invalid(file, `${at}: contains must be a non-empty string or list of strings`);
+    }
+    rule.contains = words as string[];
+  }
+  if (value.invisible !== undefined) {
+    if (typeof value.invisible !== 'boolean') throw invalid(file, `${at}: invisible must be true or false`);
+    rule.invisible = value.invisible;
   }
   return rule;
 }
@@ -143,16 +170,53 @@ function noMatchReason(rules: readonly ApprovalRule[], round: ApprovalRound, key
   return `input ${key}: no matching rule (rule ${byName + 1} allows the server by its unverified name; allow rules match its key, ${serverKey})`;
 }
 
+/** What the content conditions of a rule see of one request: computed once, only when a rule has one. */
+interface Content {
+  text: string;
+  invisible: number;
+}
+
+function matchesContent(rule: ApprovalRule, content: () => Content): boolean {
+  if (rule.invisible !== undefined && rule.invisible !== content().invisible > 0) return false;
+  if (rule.contains === undefined) return true;
+  const { text } = content();
+  return rule.contains.some((word) => text.includes(word.toLowerCase()));
+}
+
+/** Why a deny rule with content conditions matched: `(contains "ignore")`, `(3 invisible characters)`. */
+function contentNote(rule: ApprovalRule, content: Content): string {
+  const notes: string[] = [];
+  const word = rule.contains?.find((candidate) => content.text.includes(candidate.toLowerCase()));
+  if (word !== undefined) notes.push(`contains ${JSON.stringify(terminalSafe(word, 60))}`);
+  if (rule.invisible === true) notes.push(`${content.invisible} invisible character(s)`);
+  return notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+}
+
 /** The decision for one round: approve only if every sampling request in it is allowed. */
 export function decideByRules(rules: readonly ApprovalRule[], round: ApprovalRound): ApprovalDecision {
   for (const request of round.requests) {
     const key = `'${terminalSafe(request.key, 80)}'`;
+    let seen: Content | undefined;
+    const content = (): Content => {
+      if (seen === undefined) {
+        const text = requestText(request);
+        seen = { text: matchText(text), invisible: text.invisible };
+      }
+      return seen;
+    };
     const index = rules.findIndex(
-      (rule) => matchesServer(rule, round.server) && matches(rule.tool, round.tool) && matches(rule.key, request.key),
+      (rule) =>
+        matchesServer(rule, round.server) &&
+        matches(rule.tool, round.tool) &&
+        matches(rule.key, request.key) &&
+        matchesContent(rule, content),
     );
     const rule = rules[index];
     if (rule === undefined) return { kind: 'deny', reason: noMatchReason(rules, round, key, request.key) };
-    if (rule.decision === 'deny') return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}` };
+    if (rule.decision === 'deny') {
+      const note = rule.contains === undefined && rule.invisible === undefined ? '' : contentNote(rule, content());
+      return { kind: 'deny', reason: `input ${key}: denied by rule ${index + 1}${note}` };
+    }
     if (rule.maxTokens !== undefined && request.params.maxTokens > rule.maxTokens) {
       return {
         kind: 'deny',

@@ -65,14 +65,17 @@ describe('approval dialog in a terminal', () => {
     expect(raw).not.toContain('\x1b]');
     expect(raw).not.toContain('\u202E');
     expect(raw).not.toContain('\x1b[31mRED');
-    expect(screen).toContain('Rank the files.RED\u241B0;PWNED-TITLE\u241B8;;https://evil.example/click here');
+    // …and every character of it is on screen, written out, as the model would read it.
+    expect(screen).toContain('Rank the files.⟨U+001B⟩[2J⟨U+001B⟩[31mRED');
+    expect(screen).toContain('PWNED-TITLE');
+    expect(screen).toContain('⚠ HIDDEN TEXT:');
     pty.write(ENTER);
     expect(await decisionOf(pty)).toEqual({ kind: 'approve' });
   });
 
   it.each([
     ['Approve the rest of this call', [DOWN, ENTER], { kind: 'approve_call' }],
-    ['Deny', [DOWN, DOWN, DOWN, ENTER], { kind: 'deny', reason: 'denied by the user' }],
+    ['Deny', [DOWN, DOWN, DOWN, DOWN, ENTER], { kind: 'deny', reason: 'denied by the user' }],
     ['Ctrl-C', [CTRL_C], { kind: 'deny', reason: 'dialog cancelled' }],
   ])('%s', async (name, keys, expected) => {
     const configDir = join(dir, name.replace(/\W/g, '-'));

@@ -38,7 +38,7 @@ describe('prompt approver dialog', () => {
   it.each([
     ['approve', '', { kind: 'approve' }],
     ['approve_call', DOWN, { kind: 'approve_call' }],
-    ['deny', DOWN + DOWN + DOWN, { kind: 'deny', reason: 'denied by the user' }],
+    ['deny', DOWN + DOWN + DOWN + DOWN, { kind: 'deny', reason: 'denied by the user' }],
     ['Ctrl-C', CTRL_C, { kind: 'deny', reason: 'dialog cancelled' }],
     ['Esc', ESC, { kind: 'deny', reason: 'dialog cancelled' }],
   ])('maps %s to its decision', async (name, keys, expected) => {
@@ -68,13 +68,20 @@ describe('prompt approver dialog', () => {
     expect(io.screen()).toBe(shown);
   });
 
-  it('an aborted signal cancels the open dialog', async () => {
+  it('an aborted signal closes the open dialog with a message saying why', async () => {
     const { io, approver } = await dialog('abort');
     const controller = new AbortController();
     const decision = approver.review(ROUND, controller.signal);
     await io.waitFor(QUESTION);
-    controller.abort();
-    expect(await decision).toEqual({ kind: 'deny', reason: 'dialog cancelled' });
+    controller.abort(new Error('the call timed out after 60000 ms'));
+    expect(await decision).toEqual({ kind: 'deny', reason: 'dialog closed: the call timed out after 60000 ms' });
+    await io.waitFor('Dialog closed: the call timed out after 60000 ms. Nothing was approved.');
+    const plain = await dialog('abort-plain');
+    const aborted = new AbortController();
+    const second = plain.approver.review(ROUND, aborted.signal);
+    await plain.io.waitFor(QUESTION);
+    aborted.abort();
+    expect(await second).toEqual({ kind: 'deny', reason: 'dialog closed: the request was aborted' });
   });
 
   it('shows one dialog at a time: a second review waits for the first answer', async () => {
@@ -146,7 +153,8 @@ describe('what the dialog shows', () => {
     expect(body.length).toBeLessThan(6000);
     expect(body).toContain('… (+9400 chars)');
     expect(body).toContain(`    user: m0 ${'y'.repeat(297)}… (+`);
-    expect(body).toMatch(/… 30 more message\(s\) not shown \(preview limit\)/);
+    // The system prompt counts toward the preview budget like the messages do.
+    expect(body).toMatch(/… not shown here: 32 field\(s\), [\d,]+ chars \(preview limit\) — choose View all/);
     expect(body).toContain(`Server: ${'n'.repeat(80)}… (+420 chars) (unverified)`);
   });
 
@@ -210,9 +218,9 @@ describe('what the dialog shows', () => {
     expect(body.split('[2/2]')[1]).not.toContain('tools:');
     const fresh = sampling('explore');
     fresh.params.tools = [{ name: 'read_file', inputSchema: { type: 'object' } }];
-    expect(summarizeRound(round([fresh])).body).toContain(
-      '  tools:     read_file · choice auto\n  calls:     0 so far',
-    );
+    const freshBody = summarizeRound(round([fresh])).body;
+    expect(freshBody).toContain('  tools:     read_file · choice auto\n');
+    expect(freshBody).toContain('  calls:     0 so far');
   });
 
   it('bounds tool names, targets and the list of calls, and cleans them', () => {
@@ -232,7 +240,7 @@ describe('what the dialog shows', () => {
     ];
     const { body } = summarizeRound(round([loop]));
     expect(body).not.toContain('\x1b');
-    expect(body).toContain(`tools:     evil${'n'.repeat(60)}… (+140 chars) · choice auto`);
+    expect(body).toContain(`tools:     evil⟨U+001B⟩[2J${'n'.repeat(49)}… (+151 chars) · choice auto`);
     const calls = body.split('\n').find((line) => line.startsWith('  calls:')) ?? '';
     expect(calls).toMatch(/^ {2}calls: {5}20 so far: read_file 0-p{78}… \(\+222 chars\); read_file 1-/);
     expect(calls.length).toBeLessThan(700);
@@ -246,7 +254,9 @@ describe('what the dialog shows', () => {
     const { body } = summarizeRound(hostile);
     // eslint-disable-next-line no-control-regex -- the test looks for control characters
     expect(body).not.toMatch(/[\x00-\x09\x0B-\x1F\x7F-\x9F\u202E]/);
-    expect(body).toContain('Server: good bad (unverified)');
-    expect(body).toContain('system:    sys\u241B0;TITLE');
+    // Nothing hidden: every control and format character is written out where the model would read it.
+    expect(body).toContain('Server: good⟨U+001B⟩[2K bad (unverified)');
+    expect(body).toContain('system:    sys⟨U+001B⟩]0;TITLE⟨U+0007⟩⟨U+202E⟩');
+    expect(body).toContain('⚠ HIDDEN TEXT: 4 invisible characters');
   });
 });
