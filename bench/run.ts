@@ -14,6 +14,8 @@
  *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
  *  - explore mode (bench/explore.ts): state bytes and server time per round of the tool loop at its maximum length,
  *    on the sample and the 100,000-file tree; explore against pick on that tree (files and bytes shown to the model);
+ *  - tasks (bench/tasks.ts): a summarize_repo task (creation and polls) against a plain call, server time
+ *    (BENCH_ONLY=tasks, BENCH_TASKS=0 skips it);
  *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
  *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -40,6 +42,7 @@ import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
 import { benchFirstCalls, benchStartup } from './startup.js';
 import { benchSecretScan } from './secretScan.js';
+import { benchTasks } from './tasks.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
 
@@ -262,6 +265,12 @@ if (startup !== 'only' && startup !== 'calls' && only === undefined) {
   if (process.env['BENCH_EXPLORE'] !== '0') await benchExplore();
 }
 if (only === 'explore') await benchExplore();
+if (
+  only === 'tasks' ||
+  (only === undefined && startup !== 'only' && startup !== 'calls' && process.env['BENCH_TASKS'] !== '0')
+) {
+  await benchTasks();
+}
 if (
   process.env['BENCH_FLEET'] !== '0' &&
   startup !== 'only' &&

@@ -7,6 +7,8 @@
  *                   latency of a discover probe sent every 20 ms meanwhile
  *   giant answers   a 200 KB one-character summary and 240 KB of CJK, with the discover probe meanwhile
  *   held bodies     STRESS_HELD (default 1000) connections each declaring a 1 MiB − 1 byte body and stalling
+ *   chunked         8 connections each sending a 1 MiB body as 1-byte chunks, with the discover probe (its own
+ *                   worker thread) meanwhile: peak RSS above idle, the probe's p50 / p99 / max, the answers
  *   disconnects     300 summarize calls whose clients go away after 1.5 s: git children, time until idle
  *   legacy hogging  one principal opens sessions until refused; can another one still open one?
  *   malformed       500 malformed requests over HTTP, 500 lines over stdio: answers by kind, still alive?
@@ -17,7 +19,7 @@
  *                   STRESS_NODE_ARGS Node flags for our server (e.g. --cpu-prof), STRESS_PROBE=inline the probe
  *                   on the driver's own loop
  *
- * STRESS_ONLY=mixed,giant,disconnect,malformed,held,summarize200,legacy runs only the scenarios named.
+ * STRESS_ONLY=mixed,giant,disconnect,malformed,held,chunked,summarize200,legacy runs only the scenarios named.
  * Figures are for docs/reliability.md (with the command); never assert them in tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,7 +35,8 @@ import { Worker } from 'node:worker_threads';
 import { freePort } from '../scripts/fleet/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
+/** The server measured as ours (STRESS_CLI: another build's `dist/cli.js`, e.g. main's, for a before/after pair). */
+const CLI = process.env['STRESS_CLI'] ?? join(ROOT, 'dist', 'cli.js');
 const HELD = Number(process.env['STRESS_HELD'] ?? 1000);
 const SCENARIO_LIMIT_MS = 60_000;
 const META = {
@@ -431,6 +434,67 @@ async function heldBodies(target: Target): Promise<void> {
   });
 }
 
+/** Connections of the chunked scenario, and the body each sends in 1-byte chunks. */
+const CHUNKED_CONNECTIONS = 8;
+const CHUNKED_BODY_BYTES = 1024 * 1024;
+
+async function chunkedBodies(target: Target): Promise<void> {
+  target.peakRss = await rssOf(target.child.pid);
+  const wire = Buffer.from('1\r\n \r\n'.repeat(CHUNKED_BODY_BYTES) + '0\r\n\r\n', 'latin1');
+  // The probe alone first: on a busy machine its own spread is the yardstick for the figure under the attack.
+  const idleProbe = workerProbe(target);
+  await idleProbe.ready();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idle = await idleProbe.stop();
+  const probe = workerProbe(target);
+  await probe.ready();
+  const statuses = new Map<string, number>();
+  const started = performance.now();
+  const closed = Array.from({ length: CHUNKED_CONNECTIONS }, () => {
+    const socket = connect(target.port, '127.0.0.1');
+    sockets.add(socket);
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (data: Buffer) => {
+      if (head === '') {
+        head = /^HTTP\/1\.1 (\d{3})/.exec(data.toString('latin1'))?.[1] ?? '?';
+        statuses.set(`http ${head}`, (statuses.get(`http ${head}`) ?? 0) + 1);
+      }
+    });
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n` +
+        `Transfer-Encoding: chunked\r\n\r\n`,
+    );
+    socket.write(wire);
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve();
+      }, SCENARIO_LIMIT_MS);
+      socket.once('close', () => {
+        clearTimeout(timer);
+        sockets.delete(socket);
+        resolve();
+      });
+    });
+  });
+  await Promise.all(closed);
+  const elapsed = performance.now() - started;
+  // The probe goes on a little after the last connection closed: the server's recovery is part of the figure.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const latencies = await probe.stop();
+  const answered = [...statuses].map(([kind, count]) => `${kind}: ${count}`).join(', ') || 'none';
+  row(`${CHUNKED_CONNECTIONS} × 1 MiB bodies in 1-byte chunks`, target, {
+    probe: `${fmt(percentile(latencies, 50))} / ${fmt(percentile(latencies, 99))} (max ${fmt(Math.max(...latencies))})`,
+    errors: answered,
+    notes:
+      `peak RSS above idle ${((target.peakRss - target.idleRss) / 1024 / 1024).toFixed(0)} MB; all closed after ` +
+      `${(elapsed / 1000).toFixed(1)} s; ${latencies.length} probes, ${latencies.filter((ms) => ms >= 1000).length} ` +
+      `at 1 s or more; probe alone before: ${fmt(percentile(idle, 50))} / ${fmt(percentile(idle, 99))} (max ${fmt(Math.max(...idle))})`,
+  });
+}
+
 async function disconnectStorm(target: Target): Promise<void> {
   target.peakRss = await rssOf(target.child.pid);
   let peakGit = 0;
@@ -737,6 +801,7 @@ async function main(): Promise<void> {
       await malformedHttp(baseline);
       await malformedStdio(repo);
     }
+    if (runs('chunked')) await chunkedBodies(ours);
     if (runs('held')) {
       await heldBodies(ours);
       await heldBodies(baseline);

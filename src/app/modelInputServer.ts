@@ -24,6 +24,7 @@ import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
 import type { ProtocolEra } from '../server/era.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
+import type { TaskService } from '../server/tasks/taskService.js';
 import { principalFromAuthInfo } from '../server/principals.js';
 import { createStateCodec, type KeyRing } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
@@ -62,6 +63,8 @@ export interface ModelInputServerOptions {
   admitCalls?: boolean;
   /** Tool calls running at once, per principal and waiting (defaults in server/admission.ts). */
   admission?: AdmissionOptions;
+  /** The tasks extension (SEP-2663): calls that declare it run as tasks on this service (docs/tasks.md). */
+  tasks?: TaskService;
   /** Surveys kept between calls: default the process's shared cache; `false` keeps none (the warm-up's server). */
   surveyCache?: false;
 }
@@ -105,6 +108,7 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     logger: options.logger,
     admission,
     ...(era !== undefined && { era: era.server }),
+    ...(options.tasks !== undefined && { tasks: options.tasks }),
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
   });
   return { factory, era, admission };

@@ -34,11 +34,14 @@ export const CALL_EXIT = {
   denied: 3,
   policyStop: 4,
   protocolError: 5,
+  /** Ctrl-C (or the task cancelled): the shell's code for a process ended by SIGINT. */
+  cancelled: 130,
 } as const;
 
 export function exitCodeForHostError(error: HostError): number {
   if (error.code === 'approval_denied') return CALL_EXIT.denied;
   if (error.code === 'protocol_error') return CALL_EXIT.protocolError;
+  if (error.code === 'cancelled') return CALL_EXIT.cancelled;
   return CALL_EXIT.policyStop;
 }
 
@@ -104,6 +107,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     audit: { type: 'string' },
     root: { type: 'string', multiple: true },
     trace: { type: 'boolean' },
+    'no-tasks': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -142,15 +146,31 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,
+    ...(values['no-tasks'] === true && { tasks: false }),
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
   const serverStderr = withServerStderr('call', target, values['server-stderr'], { output: io.stderr, terminal });
+  // Ctrl-C ends the call (a task is sent tasks/cancel) instead of the process, once; a second one is the default.
+  const interrupt = new AbortController();
+  const onInterrupt = (): void => {
+    process.off('SIGINT', onInterrupt);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     const connection = await host.connect(target);
     try {
+      let lastStatus = '';
       const outcome = await connection.callTool(tool, args, {
+        signal: interrupt.signal,
         onRound: (round, keys) =>
           logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
+        onTask: (task) => {
+          // One line per change: a task polled every second says nothing new most of the time.
+          const line = `task ${task.status}${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`;
+          if (line !== lastStatus) logger.info(terminalSafe(line, MAX_LINE_CHARS));
+          lastStatus = line;
+        },
       });
       if (outcome.declined !== undefined) {
         const how =
@@ -172,6 +192,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     }
     return exitCodeForHostError(error);
   } finally {
+    process.off('SIGINT', onInterrupt);
     await audit.close();
     await serverStderr.close();
   }

@@ -5,6 +5,8 @@ import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
 import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
 import { warmUpServer, type ServedRoot } from '../app/warmUp.js';
+import { openTaskService } from '../app/taskService.js';
+import type { TaskService } from '../server/tasks/taskService.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
@@ -193,6 +195,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     'max-sessions': { type: 'string' },
     'session-idle': { type: 'string' },
     store: { type: 'string' },
+    tasks: { type: 'string' },
+    'task-ttl': { type: 'string' },
+    'max-tasks-per-principal': { type: 'string' },
     'rate-limit': { type: 'string' },
     'principal-token-budget': { type: 'string' },
     'instance-id': { type: 'string' },
@@ -283,8 +288,11 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   // prom-client (and the tracing API it loads, about 90 files) only when metrics are asked for.
   const metrics: ServerMetrics | undefined =
     fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
+  const tasks = tasksFromFlags(values, logger);
+  if (tasks !== undefined) metrics?.watchTasks(() => tasks.counts());
   const common = {
     store,
+    ...(tasks !== undefined && { tasks }),
     ...(limits !== undefined && { limits }),
     ...(metrics !== undefined && { metrics }),
     budgets,
@@ -304,6 +312,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       }),
       ...(legacy.sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds: legacy.sessionLifetimeSeconds }),
       ...(fleet.instanceId !== undefined && { sessionIdPrefix: `${fleet.instanceId}.` }),
+      // Without tokens on a loopback-only bind, nothing tells local clients apart: none shares a quota with another.
+      ...(address !== undefined && tokens === undefined && LOOPBACK.has(address.host) && { localAnonymous: true }),
     },
     ...(values['allow-secret-file'] !== undefined && {
       repository: { allowSecretFiles: values['allow-secret-file'] },
@@ -345,6 +355,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       });
     });
     dispose();
+    await tasks?.close();
     await store.close();
     return code;
   }
@@ -386,10 +397,31 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     fleet.drainSeconds ?? DEFAULT_DRAIN_SECONDS,
     async () => {
       await metricsListener?.close();
+      await tasks?.close();
       await store.close();
     },
     logger,
   );
+}
+
+/** `--tasks`, `--task-ttl`, `--max-tasks-per-principal`: the tasks extension's service, or none. */
+function tasksFromFlags(
+  values: { tasks?: string; 'task-ttl'?: string; 'max-tasks-per-principal'?: string; store?: string },
+  logger: Logger,
+): TaskService | undefined {
+  const enabled = values.tasks ?? 'on';
+  if (enabled !== 'on' && enabled !== 'off') {
+    throw new ModelInputError('usage', `serve: --tasks takes on or off, not '${enabled}'`);
+  }
+  if (enabled === 'off') return undefined;
+  const ttlSeconds = parseInteger('--task-ttl', values['task-ttl'], 60, 604_800);
+  const maxOpenPerPrincipal = parseInteger('--max-tasks-per-principal', values['max-tasks-per-principal'], 1, 10_000);
+  return openTaskService({
+    logger,
+    ...(values.store !== undefined && { storeUrl: values.store }),
+    ...(ttlSeconds !== undefined && { ttlSeconds }),
+    ...(maxOpenPerPrincipal !== undefined && { maxOpenPerPrincipal }),
+  });
 }
 
 interface FleetFlags {

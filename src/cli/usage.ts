@@ -101,6 +101,14 @@ Options:
                                memory:          this process only (default; one instance)
                                redis://HOST:PORT[/DB]  shared by every instance (a fleet); if Redis is
                                                 unreachable, MRTR rounds are refused and /readyz says so
+  --tasks on|off             the tasks extension (io.modelcontextprotocol/tasks): a call that declares it
+                             runs as a task the client polls (default: on); with a redis:// --store,
+                             tasks are kept in Redis and run by any instance (BullMQ)
+  --task-ttl SECONDS         how long a task and its result are kept after it was created, 60-604800
+                             (default: 3600)
+  --max-tasks-per-principal N
+                             unfinished tasks one principal may have, 1-10000; beyond it a call runs
+                             as an ordinary (non-task) call (default: 32)
   --rate-limit N             tool calls per principal per minute, across every instance on --store,
                              1-1000000; over it: HTTP 429 with Retry-After (stdio: an isError result)
   --principal-token-budget N server-owned model tokens per principal per day, across the store,
@@ -278,6 +286,9 @@ Options:
   --audit FILE               append one JSON line per model request to FILE ('-' for stderr);
                              never prompt or response text
   --root DIR                 repeatable: answer roots/list with these directories (declares roots)
+  --no-tasks                 do not declare the tasks extension (io.modelcontextprotocol/tasks); by
+                             default a server may run the call as a task, which is polled at the
+                             server's interval (its status on stderr) and cancelled on Ctrl-C
   --trace                    one stderr line per protocol message (ids, methods, keys, sizes)
   --json                     print {result, rounds, usage} as JSON
   -h, --help                 show this help
@@ -288,7 +299,7 @@ A stdio server runs in a session of its own: it cannot open your terminal (/dev/
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
 3 denied (the approval said no), 4 stopped by a host policy (capability, validation, round cap,
 budget, rate limit, response size, state size) or the host's model failed, 5 protocol or
-connection error.`;
+connection error, 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
 
 export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--json]
 

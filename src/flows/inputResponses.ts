@@ -5,6 +5,7 @@
 import { type CreateMessageResult, type ElicitResult, type ListRootsResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
+import { MAX_ANSWER_DEPTH, nestsDeeperThan } from '../protocol/json.js';
 import { InputResponseError } from './roundErrors.js';
 
 export const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -25,6 +26,10 @@ const rootsResult = z.looseObject({
 });
 
 function read<T>(key: string, raw: unknown, schema: z.ZodType, what: string): T {
+  // Before anything walks it recursively (the schema, the size count below): no stack overflow, a clear -32602.
+  if (nestsDeeperThan(raw, MAX_ANSWER_DEPTH)) {
+    throw new InputResponseError(key, `nests arrays or objects more than ${MAX_ANSWER_DEPTH} deep`);
+  }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new InputResponseError(key, `not a valid ${what}`);
   if (Buffer.byteLength(JSON.stringify(raw), 'utf8') > MAX_RESPONSE_BYTES) {

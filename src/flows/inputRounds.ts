@@ -56,6 +56,8 @@ export interface RoundRequest {
   clientCapabilities: ClientCapabilities;
   requestState: unknown;
   inputResponses: Record<string, unknown> | undefined;
+  /** The state is the server's own (a task's), not a client's echo: it is not single use (see ToolContext). */
+  serverHeldState?: boolean;
 }
 
 /** What the round machinery reports (metrics); every member optional. */
@@ -137,7 +139,11 @@ export async function openRound<State>(
       request.requestState,
       bindingOf(request, target),
     );
-    if (options.store !== undefined && !(await options.store.consumeOnce(opened.id, opened.expiresAtMs))) {
+    if (
+      options.store !== undefined &&
+      request.serverHeldState !== true &&
+      !(await options.store.consumeOnce(opened.id, opened.expiresAtMs))
+    ) {
       return reject('replayed');
     }
     sealed = opened.payload;

@@ -53,6 +53,11 @@ export interface ToolContext {
    * (`--principal-token-budget`); fire and forget (a store failure is logged, not thrown).
    */
   chargeModelTokens?(tokens: number): void;
+  /**
+   * The state comes from the server's own task store (the tasks extension), never from a client: it may be opened
+   * again after an instance died mid-run, so the single-use check does not apply to it.
+   */
+  serverHeldState?: boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
@@ -63,6 +68,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** When set, every complete result must carry matching `structuredContent`. */
   outputSchema?: z.ZodType;
   annotations?: ToolAnnotations;
+  /**
+   * Whether a call may run as a task (the `io.modelcontextprotocol/tasks` extension): `never` (the default),
+   * `optional` (a task when the request declared the extension), `always` (-32021 when it did not).
+   */
+  task?: 'never' | 'optional' | 'always';
   run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult | InputRequiredResult>;
 }
 

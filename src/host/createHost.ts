@@ -13,7 +13,9 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   Client,
+  PROTOCOL_VERSION_META_KEY,
   isInputRequiredResult,
   ProtocolError,
   SdkHttpError,
@@ -38,6 +40,8 @@ import { sharedRateLimiter, type RateLimiter } from './policies/rateLimit.js';
 import { createOutputCheck, withoutOutputSchema } from './toolOutput.js';
 import { terminalSafe } from '../protocol/sanitize.js';
 import { clientTransport, targetKey, type HostTarget } from './target.js';
+import { createTaskChannel, taskOfResult, TASKS_EXTENSION } from './taskChannel.js';
+import { driveTask } from './taskPolling.js';
 import type { TraceSink } from './trace.js';
 import type { Approver, CallPosition, ConnectedServer } from './types.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
@@ -49,6 +53,11 @@ export { targetKey, type HostTarget } from './target.js';
 export interface HostOptions {
   /** The client name the server sees. */
   name?: string;
+  /**
+   * Declare the tasks extension (`io.modelcontextprotocol/tasks`, default true): a server may then answer a call
+   * with a task, which the host polls at the server's interval, answering its input through the same policies.
+   */
+  tasks?: boolean;
   /**
    * Models for `sampling/createMessage`, chosen per request by its preferences; declares `sampling` when
    * non-empty, and `sampling.tools` when one of them can use tools (`usesTools`): requests that offer
@@ -104,6 +113,8 @@ export interface HostCallOptions {
   signal?: AbortSignal;
   /** Called after each round is answered, before the retry (progress for long calls). */
   onRound?: (round: number, keys: string[]) => void;
+  /** Called with each state of a task the server made of the call (status and its message). */
+  onTask?: (task: { status: string; statusMessage?: string }) => void;
 }
 
 export interface HostCallResult {
@@ -201,13 +212,16 @@ class LostInTransit extends Error {
 
 export function createHost(options: HostOptions = {}): Host {
   const models = options.models ?? [];
-  const capabilities: ClientCapabilities = hostCapabilities({
-    model: models[0]?.model,
-    // Tool-loop requests go to the models that use tools (fulfilRound.ts): one is enough to declare it.
-    usesTools: models.some((entry) => entry.model.usesTools === true),
-    elicit: options.elicit,
-    roots: options.roots,
-  });
+  const capabilities: ClientCapabilities = {
+    ...hostCapabilities({
+      model: models[0]?.model,
+      // Tool-loop requests go to the models that use tools (fulfilRound.ts): one is enough to declare it.
+      usesTools: models.some((entry) => entry.model.usesTools === true),
+      elicit: options.elicit,
+      roots: options.roots,
+    }),
+    ...(options.tasks !== false && { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   const limits: RequestLimits = resolveLimits('host limits', DEFAULT_REQUEST_LIMITS, options.limits);
   const budgets: BudgetLimits = resolveLimits('host budgets', DEFAULT_BUDGET_LIMITS, options.budgets);
   const maxRounds = options.maxRounds ?? DEFAULT_HOST_MAX_ROUNDS;
@@ -258,13 +272,20 @@ export function createHost(options: HostOptions = {}): Host {
     );
     const server: ConnectedServer = { name: 'unknown', key: targetKey(target) };
     const legacy = createLegacyHandlers(client, server, options.principal, policiesFor, maxRounds);
+    const clientName = options.name ?? 'mcp-model-input-host';
+    const tasks = createTaskChannel(
+      clientTransport(target, {
+        ...(options.trace !== undefined && { trace: options.trace }),
+        ...(options.maxResponseBodyBytes !== undefined && { maxResponseBodyBytes: options.maxResponseBodyBytes }),
+      }),
+      () => ({
+        [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION,
+        [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+        [CLIENT_INFO_META_KEY]: { name: clientName, version: VERSION },
+      }),
+    );
     try {
-      await client.connect(
-        clientTransport(target, {
-          ...(options.trace !== undefined && { trace: options.trace }),
-          ...(options.maxResponseBodyBytes !== undefined && { maxResponseBodyBytes: options.maxResponseBodyBytes }),
-        }),
-      );
+      await client.connect(tasks.transport);
     } catch (error) {
       await client.close().catch(() => {});
       throw asProtocolError(error, 'connect');
@@ -347,6 +368,20 @@ export function createHost(options: HostOptions = {}): Host {
           const reason = lostInTransit(error);
           if (reason !== undefined) throw new LostInTransit(`round ${round}`, reason, error);
           throw asProtocolError(error, name);
+        }
+        const task = taskOfResult(answer);
+        if (task !== undefined) {
+          return await driveTask({
+            name,
+            task,
+            call,
+            policies,
+            approval,
+            checkOutput,
+            channel: tasks,
+            server,
+            maxRounds,
+          });
         }
         if (!isInputRequiredResult(answer)) {
           checkOutput(answer as CallToolResult);

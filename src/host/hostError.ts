@@ -27,7 +27,9 @@ export type HostErrorCode =
   /** The host's model failed. */
   | 'model_failed'
   /** The server broke the protocol or answered with a JSON-RPC error; connection failures too. */
-  | 'protocol_error';
+  | 'protocol_error'
+  /** The call was cancelled: by the caller (Ctrl-C, its signal), or its task by the server. */
+  | 'cancelled';
 
 export interface HostErrorDetail {
   /** The input key concerned, when one is. */

@@ -9,7 +9,8 @@
  * without a 2026-07-28 envelope or `MCP-Protocol-Version` header) after its Host/Origin, bearer and
  * body checks. Sessions are bounded
  * by the store: at most `maxSessions`, closed after `sessionIdleSeconds` without traffic or on DELETE;
- * an unknown session gets 404. There is no standalone GET stream: GET gets 405, as the spec allows.
+ * when the table is full, one idle past `sessionGraceSeconds` of the principal holding the most makes room
+ * for a principal holding fewer; an unknown session gets 404. There is no standalone GET stream: GET gets 405, as the spec allows.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -19,6 +20,7 @@ import type { Logger } from '../logger.js';
 import type { SessionLeg, SessionRequest } from '../server/era.js';
 import {
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_GRACE_SECONDS,
   DEFAULT_SESSION_IDLE_SECONDS,
   DEFAULT_SESSION_LIFETIME_SECONDS,
   defaultSessionsPerPrincipal,
@@ -96,6 +98,7 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
     idleMs,
     maxPerOwner,
     maxLifetimeMs: (options.sessionLifetimeSeconds ?? DEFAULT_SESSION_LIFETIME_SECONDS) * 1000,
+    graceMs: (options.sessionGraceSeconds ?? DEFAULT_SESSION_GRACE_SECONDS) * 1000,
     ...(options.now !== undefined && { now: options.now }),
   });
   const sweeper = setInterval(() => void store.sweep(), Math.min(idleMs, MAX_SWEEP_INTERVAL_MS));
@@ -147,10 +150,12 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
 
   return {
     async open(input) {
-      const room = await store.roomFor(input.owner);
+      const id = `${options.sessionIdPrefix ?? ''}${randomUUID()}`;
+      // Local callers without a token are told apart by nothing: each session is a principal of its own.
+      const principal = input.owner === '' && options.localAnonymous === true ? `\0local/${id}` : input.owner;
+      const room = await store.roomFor(principal);
       if (room === 'owner_full') return ownerFull(requestId(input.body) ?? null);
       if (room === 'full') return full(requestId(input.body) ?? null);
-      const id = `${options.sessionIdPrefix ?? ''}${randomUUID()}`;
       const product = await options.factory({
         era: 'legacy',
         ...(input.authInfo !== undefined && { authInfo: input.authInfo }),
@@ -169,9 +174,9 @@ export function createLegacyHttpLeg(options: LegacyHttpLegOptions): LegacyHttpLe
       };
       await product.connect(transport);
       // Checked again: other sessions may have opened while the factory ran.
-      if (!store.add(id, input.owner, session)) {
+      if (!store.add(id, input.owner, session, principal)) {
         await session.close();
-        const again = await store.roomFor(input.owner);
+        const again = await store.roomFor(principal);
         return again === 'owner_full' ? ownerFull(requestId(input.body) ?? null) : full(requestId(input.body) ?? null);
       }
       const response = await deliver(id, session, input);

@@ -30,6 +30,8 @@ export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
     sessionIdleSeconds,
     maxSessionsPerPrincipal,
     sessionLifetimeSeconds,
+    sessionGraceSeconds,
+    localAnonymous,
     now,
     sessionIdPrefix,
     ...serverOptions
@@ -43,6 +45,8 @@ export function createLegacyEra(options: LegacyEraOptions): ProtocolEra {
     ...(sessionIdleSeconds !== undefined && { sessionIdleSeconds }),
     ...(maxSessionsPerPrincipal !== undefined && { maxSessionsPerPrincipal }),
     ...(sessionLifetimeSeconds !== undefined && { sessionLifetimeSeconds }),
+    ...(sessionGraceSeconds !== undefined && { sessionGraceSeconds }),
+    ...(localAnonymous !== undefined && { localAnonymous }),
     ...(now !== undefined && { now }),
     ...(sessionIdPrefix !== undefined && { sessionIdPrefix }),
   };

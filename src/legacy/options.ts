@@ -10,6 +10,8 @@ export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
 /** Without --max-sessions-per-principal, one principal may hold this share of --max-sessions (at least 1). */
 export const DEFAULT_SESSIONS_PER_PRINCIPAL_SHARE = 0.25;
 export const DEFAULT_SESSION_LIFETIME_SECONDS = 3600;
+/** When the session table is full, a session idle this long may be closed for a principal holding fewer. */
+export const DEFAULT_SESSION_GRACE_SECONDS = 30;
 
 /** The per-principal session quota for a store of `maxSessions`. */
 export function defaultSessionsPerPrincipal(maxSessions: number): number {
@@ -36,10 +38,21 @@ export interface LegacyHttpOptions {
   /** A session with no request in flight and no traffic for this long is closed (404 afterwards). */
   sessionIdleSeconds?: number;
   /**
-   * Sessions one principal may hold; callers without a bearer token share one quota (default: a quarter of
-   * `maxSessions`, at least 1). An `initialize` beyond it gets 429.
+   * Sessions one principal may hold; callers without a bearer token share one quota, unless `localAnonymous`
+   * (default: a quarter of `maxSessions`, at least 1). An `initialize` beyond it gets 429.
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * When the table is full, a session with no request in flight and no traffic for this long is closed to let in a
+   * principal holding fewer: the least recently used one of the principal holding the most (default 30 s).
+   */
+  sessionGraceSeconds?: number;
+  /**
+   * Callers without a bearer token are local clients that nothing tells apart (the server has no tokens and listens
+   * on loopback only): each of their sessions counts as a principal of its own, so they share no quota and
+   * `maxSessions` with the grace above is what bounds them.
+   */
+  localAnonymous?: boolean;
   /** No session lives longer than this, busy or not (default 3600 s); then 404, and the client starts anew. */
   sessionLifetimeSeconds?: number;
   /** The store's clock, in milliseconds; injected in tests. */

@@ -2,9 +2,13 @@
  * The bounded store of legacy (2025-11-25) HTTP sessions. Memory does not grow with abandoned
  * sessions: at most `maxSessions` are held; a session with no request in flight and no traffic for
  * `idleMs` is closed by `sweep` (run on a timer, and before a new session is refused for room);
- * `close` ends one on DELETE. A session belongs to the principal that opened it: to anyone else it
- * does not exist. One principal holds at most `maxPerOwner` sessions (callers without a principal share
- * one owner, and so one quota), and no session outlives `maxLifetimeMs`, busy or not.
+ * `close` ends one on DELETE. A session belongs to the owner that opened it: to anyone else it
+ * does not exist. One principal holds at most `maxPerOwner` sessions (the principal a session counts for is its
+ * owner unless `add` names another), and no session outlives `maxLifetimeMs`, busy or not.
+ *
+ * Fair under pressure: when the store is full, a newcomer still gets in if some session has had no request in
+ * flight and no traffic for `graceMs`. The one closed for it is the least recently used such session of the
+ * principal holding the most sessions — only if that principal holds more than the newcomer does.
  */
 export interface Closable {
   close(): Promise<void>;
@@ -17,6 +21,11 @@ export interface SessionStoreOptions {
   maxPerOwner?: number;
   /** A session older than this is closed, traffic or not (default: no limit). */
   maxLifetimeMs?: number;
+  /**
+   * When the store is full, a session idle this long may be closed to make room for a principal holding fewer
+   * (default: never, only `idleMs` frees room).
+   */
+  graceMs?: number;
   now?: () => number;
 }
 
@@ -27,10 +36,16 @@ export interface SessionStore<T extends Closable> {
   readonly size: number;
   /** True when another session fits, after closing idle ones if the store was full. */
   hasRoom(): Promise<boolean>;
-  /** Whether a session of `owner` fits, after closing idle and expired ones if needed. */
-  roomFor(owner: string): Promise<Room>;
-  /** Adds a session; false (and nothing added) when the store or the owner's quota is full. */
-  add(id: string, owner: string, value: T): boolean;
+  /**
+   * Whether a session of `principal` fits, after closing idle and expired ones if needed — and, when the store is
+   * full, one idle past the grace of the principal holding the most.
+   */
+  roomFor(principal: string): Promise<Room>;
+  /**
+   * Adds a session of `owner` (who may use it), counted for `principal` (default: the owner); false (and nothing
+   * added) when the store or the principal's quota is full.
+   */
+  add(id: string, owner: string, value: T, principal?: string): boolean;
   /** The session if it exists and belongs to `owner`; counts as traffic. */
   get(id: string, owner: string): T | undefined;
   /** Marks a request of the session in flight; the returned function ends it (once). */
@@ -45,6 +60,7 @@ export interface SessionStore<T extends Closable> {
 interface Entry<T> {
   value: T;
   owner: string;
+  principal: string;
   created: number;
   lastSeen: number;
   inFlight: number;
@@ -56,9 +72,10 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
   const maxLifetimeMs = options.maxLifetimeMs ?? Number.POSITIVE_INFINITY;
   const entries = new Map<string, Entry<T>>();
   const expired = (entry: Entry<T>): boolean => now() - entry.created >= maxLifetimeMs;
-  const ownedBy = (owner: string): number => {
+  const graceMs = options.graceMs ?? Number.POSITIVE_INFINITY;
+  const ownedBy = (principal: string): number => {
     let count = 0;
-    for (const entry of entries.values()) if (entry.owner === owner && !expired(entry)) count++;
+    for (const entry of entries.values()) if (entry.principal === principal && !expired(entry)) count++;
     return count;
   };
 
@@ -78,6 +95,31 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
     return idle.length;
   };
 
+  /**
+   * In a full store, closes the least recently used session idle past the grace of the principal holding the most
+   * sessions, if that principal holds more than `principal`; whether one was closed.
+   */
+  const evictFor = async (principal: string): Promise<boolean> => {
+    const cutoff = now() - graceMs;
+    const counts = new Map<string, number>();
+    for (const entry of entries.values()) counts.set(entry.principal, (counts.get(entry.principal) ?? 0) + 1);
+    const own = counts.get(principal) ?? 0;
+    let victim: [string, Entry<T>] | undefined;
+    let victimCount = own;
+    for (const [id, entry] of entries) {
+      if (entry.inFlight > 0 || entry.lastSeen > cutoff) continue;
+      const count = counts.get(entry.principal) ?? 0;
+      const older = victim === undefined || entry.lastSeen < victim[1].lastSeen;
+      if (count > victimCount || (count === victimCount && victim !== undefined && older)) {
+        victim = [id, entry];
+        victimCount = count;
+      }
+    }
+    if (victim === undefined) return false;
+    await close(victim[0]);
+    return true;
+  };
+
   return {
     get size() {
       return entries.size;
@@ -86,16 +128,17 @@ export function createSessionStore<T extends Closable>(options: SessionStoreOpti
       if (entries.size >= options.maxSessions) await sweep();
       return entries.size < options.maxSessions;
     },
-    roomFor: async (owner) => {
-      if (entries.size >= options.maxSessions || ownedBy(owner) >= maxPerOwner) await sweep();
+    roomFor: async (principal) => {
+      if (entries.size >= options.maxSessions || ownedBy(principal) >= maxPerOwner) await sweep();
+      if (entries.size >= options.maxSessions && ownedBy(principal) < maxPerOwner) await evictFor(principal);
       // A full store is the server's answer (503) even to an owner at its quota; the quota answers 429 otherwise.
       if (entries.size >= options.maxSessions) return 'full';
-      return ownedBy(owner) >= maxPerOwner ? 'owner_full' : 'ok';
+      return ownedBy(principal) >= maxPerOwner ? 'owner_full' : 'ok';
     },
-    add: (id, owner, value) => {
-      if (entries.size >= options.maxSessions || entries.has(id) || ownedBy(owner) >= maxPerOwner) return false;
+    add: (id, owner, value, principal = owner) => {
+      if (entries.size >= options.maxSessions || entries.has(id) || ownedBy(principal) >= maxPerOwner) return false;
       const at = now();
-      entries.set(id, { value, owner, created: at, lastSeen: at, inFlight: 0 });
+      entries.set(id, { value, owner, principal, created: at, lastSeen: at, inFlight: 0 });
       return true;
     },
     get: (id, owner) => {

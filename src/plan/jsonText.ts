@@ -4,17 +4,7 @@
  * for any parsed input, so that validating or printing it cannot exhaust the stack.
  */
 
-/** True when objects and arrays in `value` nest deeper than `limit` levels (checked without recursion). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
+export { nestsDeeperThan } from '../protocol/json.js';
 
 export type JsonText =
   | { ok: true; value: unknown }

@@ -1,8 +1,9 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
 import type { Ignore, PatternParams } from 'ignore';
-import { absoluteOf, VCS_DIR_NAME } from './paths.js';
+import { findGitDirectories } from './gitDirectory.js';
+import { absoluteOf } from './paths.js';
+import { readSmallFile } from './smallFile.js';
 
 /** git's own per-directory ignore file. */
 export const GITIGNORE_FILE = '.gitignore';
@@ -18,8 +19,6 @@ const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Characters that have a meaning in gitignore patterns and must be escaped in a literal directory prefix. */
 const PATTERN_SPECIALS = /[\\*?[\]!# ]/g;
-
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
 
 function escapeLiteral(relativeDir: string): string {
   return relativeDir.replace(PATTERN_SPECIALS, (char) => `\\${char}`);
@@ -43,38 +42,12 @@ export function rebasePattern(line: string, dir: string): string | undefined {
 }
 
 /**
- * Reads a small regular file synchronously (never a FIFO, never through a final symlink, as git does for in-tree
- * ignore files), or returns `undefined`. Ignore files are small and few, so one blocking read is cheaper than a
- * round trip through the thread pool.
+ * Reads an ignore file (never a FIFO, never through a final symlink, as git does for in-tree ignore files), or returns
+ * `undefined`; a leading byte-order mark is dropped.
  */
 export function readIgnoreFile(absolute: string): string | undefined {
-  // Most ignore files asked about do not exist: a failed open costs an exception, several times the cost of this
-  // check, which never follows a final symbolic link (the open refuses one anyway). (A file that appears right after
-  // it is read by the next call, as if this one had come a moment earlier.)
-  if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(absolute, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return undefined;
-    const buffer = Buffer.alloc(stats.size);
-    let offset = 0;
-    while (offset < buffer.length) {
-      const read = readSync(fd, buffer, offset, buffer.length - offset, offset);
-      if (read === 0) break;
-      offset += read;
-    }
-    const text = buffer.subarray(0, offset).toString('utf8');
-    return text.startsWith('\uFEFF') ? text.slice(1) : text;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const text = readSmallFile(absolute, MAX_IGNORE_FILE_BYTES);
+  return text?.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 /** Patterns as objects, so that `ignore` never splits one again (a directory name may hold a newline). */
@@ -165,7 +138,8 @@ export type HasEntry = (name: string) => boolean;
 
 /**
  * The ignore rules in force inside one directory, in two layers:
- * - `git`: `.git/info/exclude`, then each ancestor's `.gitignore`, outermost first — exactly what
+ * - `git`: `info/exclude` of the repository's (common) git directory (gitDirectory.ts: `.git` may be a file naming
+ *   it), then each ancestor's `.gitignore`, outermost first — exactly what
  *   `git ls-files --exclude-standard` applies (minus the user's global excludes file, which is not part of the
  *   repository);
  * - `extra`: the root's `.ignore` and `.summarizeignore`, then each deeper `.ignore`.
@@ -178,9 +152,10 @@ export class IgnoreRules {
     readonly extra: RuleLayer,
   ) {}
 
-  /** The rules of the root directory. */
+  /** The rules of the root directory. Throws `repo_unreadable` for a `.git` file that names no git directory. */
   static forRoot(root: string, has?: HasEntry): IgnoreRules {
-    const exclude = readIgnoreFile(path.join(root, VCS_DIR_NAME, 'info', 'exclude'));
+    const git = findGitDirectories(root);
+    const exclude = git === undefined ? undefined : readIgnoreFile(path.join(git.commonDir, 'info', 'exclude'));
     const extraRoot = patternsOf(readIgnoreFile(absoluteOf(root, SUMMARIZE_IGNORE_FILE)), '');
     return new IgnoreRules(RuleLayer.EMPTY.with(patternsOf(exclude, '')), RuleLayer.EMPTY)
       .forDirectory(root, '', has)

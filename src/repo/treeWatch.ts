@@ -16,20 +16,27 @@
  * watched directory drops that watch and those below it (it was removed or replaced) before looking again. While
  * such a walk is in flight the watch is not complete and nothing is cached.
  *
+ * The git directory is found as git finds it (gitDirectory.ts): `.git` itself, or the directory a `.git` file names
+ * (a linked worktree, a submodule's checkout, a separate git directory), with `info/` in the common directory.
+ *
  * The watch gives up — and the caller stops caching for that root — when the tree has more directories than its
- * share of the cap, when the system refuses a watch (inotify limits), or when `.git` is not a directory (a
- * worktree or submodule keeps its index elsewhere).
+ * share of the cap, when the system refuses a watch (inotify limits), when `.git` is a file that names no git
+ * directory, or when a `.git` file changes (it may name another git directory).
  */
 import type { FSWatcher } from 'node:fs';
 import { lstatSync, watch } from 'node:fs';
 import path from 'node:path';
+import { findGitDirectories } from './gitDirectory.js';
 import { DOT_IGNORE_FILE, GITIGNORE_FILE, IgnoreRules, SUMMARIZE_IGNORE_FILE } from './ignoreRules.js';
 import { absoluteOf, VCS_DIR_NAME } from './paths.js';
 import { SkipCollector } from './skips.js';
 import { childOf, scopeOf, walk } from './walker.js';
 
 const IGNORE_FILES: ReadonlySet<string> = new Set([GITIGNORE_FILE, DOT_IGNORE_FILE, SUMMARIZE_IGNORE_FILE]);
-/** Entries of the git directory worth a watch: the index and HEAD live in it, `exclude` in `info/`. */
+/**
+ * Entries of the git directory worth a watch: the index and HEAD live in it, the history in `logs/`; `info/`
+ * (`exclude`) is the common directory's (they differ in a linked worktree).
+ */
 const GIT_DIRS = ['', 'info', 'logs'];
 /** Keys of git-directory watches cannot clash with tree directories (no tree path starts with a NUL). */
 const GIT_KEY = '\0git/';
@@ -54,6 +61,8 @@ export class TreeWatch {
   private arming: Promise<void> | undefined;
   private brokenValue = false;
   private closed = false;
+  /** `.git` is a file naming the git directory: an event on it may point the watch elsewhere. */
+  private dotGitIsFile = false;
 
   constructor(
     readonly root: string,
@@ -113,15 +122,17 @@ export class TreeWatch {
   }
 
   private watchGitDirectory(): boolean {
-    let stats;
+    let git;
     try {
-      stats = lstatSync(path.join(this.root, VCS_DIR_NAME));
+      git = findGitDirectories(this.root);
     } catch {
-      return true; // not a git work tree: the walker lists it, and the tree's own watches cover everything
+      return this.giveUp(); // a `.git` file that names no git directory: the listing says so, nothing is kept
     }
-    if (!stats.isDirectory()) return this.giveUp();
+    // Not a git work tree: the walker lists it, and the tree's own watches cover everything.
+    if (git === undefined) return true;
+    this.dotGitIsFile = git.gitDir !== path.join(this.root, VCS_DIR_NAME);
     for (const dir of GIT_DIRS) {
-      const absolute = dir === '' ? path.join(this.root, VCS_DIR_NAME) : path.join(this.root, VCS_DIR_NAME, dir);
+      const absolute = dir === '' ? git.gitDir : path.join(dir === 'info' ? git.commonDir : git.gitDir, dir);
       // `info/exclude` shapes the rules: any change there re-walks the tree.
       const onChange = dir === 'info' ? () => this.rewalk() : undefined;
       if (!this.watchAt(`${GIT_KEY}${dir}`, absolute, onChange) && dir === '') return this.giveUp();
@@ -209,6 +220,8 @@ export class TreeWatch {
   private changed(dir: string, name: string | undefined): void {
     if (this.closed || this.brokenValue) return;
     if (name === undefined || IGNORE_FILES.has(name)) return this.rewalk();
+    // A `.git` file rewritten may name another git directory, whose index and exclude file nobody watches.
+    if (dir === '' && name === VCS_DIR_NAME && this.dotGitIsFile) return void this.giveUp();
     const child = childOf(dir, name);
     if (this.watchers.has(child)) this.drop(child);
     let isDirectory: boolean;

@@ -8,6 +8,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type CallToolResult,
   type ClientCapabilities,
   type McpServerFactory,
   type ServerCapabilities,
@@ -25,6 +26,9 @@ import type { EraRequestView, ServerEra } from './era.js';
 import { describeInternalError, guardRequestHandlers } from './internalErrors.js';
 import type { PrincipalLimits } from './principalLimits.js';
 import { describeUnknownArguments, unknownArgumentsMessage } from './unknownArguments.js';
+import { TASKS_EXTENSION } from './tasks/taskRecord.js';
+import type { TaskExecutor, TaskService } from './tasks/taskService.js';
+import { callAsTask, registerTaskHandlers } from './tasks/serveTasks.js';
 
 export const SERVER_NAME = 'mcp-model-input';
 
@@ -57,6 +61,11 @@ export interface ServerFactoryOptions {
   logger?: Logger;
   /** Bounds the tool calls running and waiting (global and per principal); without it calls are not bounded. */
   admission?: Admission;
+  /**
+   * The tasks extension (SEP-2663): advertised in `server/discover`; a new call of a tool that allows tasks, from a
+   * request that declared the extension, is answered `resultType: "task"` and run by this service.
+   */
+  tasks?: TaskService;
 }
 
 /**
@@ -151,6 +160,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
   const listTools = toolsListResults(describeTools(options.tools));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const ttlMs = options.listTtlMs ?? DEFAULT_LIST_TTL_MS;
+  options.tasks?.start(taskExecutor(byName, options.limits));
 
   return (requestContext) => {
     const principal = options.resolvePrincipal(requestContext.authInfo);
@@ -160,7 +170,13 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
     // `isError` result, and our contract needs -32021 and -32602 to reach the wire.
     const hint = { ttlMs, cacheScope: 'public' as const };
     const serverOptions: ServerOptions = {
-      capabilities: { ...options.capabilities, tools: {} },
+      capabilities: {
+        ...options.capabilities,
+        tools: {},
+        ...(options.tasks !== undefined && {
+          extensions: { ...options.capabilities?.extensions, [TASKS_EXTENSION]: {} },
+        }),
+      },
       cacheHints: {
         'server/discover': hint,
         'tools/list': hint,
@@ -203,6 +219,11 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
         const refused = await refusedByLimits(limits, principal);
         if (refused !== undefined) return refused;
       }
+      if (options.tasks !== undefined) {
+        const task = await callAsTask(options.tasks, tool, parsed.data, ctx, principal);
+        // resultType "task": the SDK passes a tools/call resultType through as the handler set it.
+        if (task !== undefined) return task as CallToolResult;
+      }
       const charge =
         limits === undefined ? {} : { chargeModelTokens: (n: number) => limits.chargeTokens(principal, n) };
       const run = (view: EraRequestView | undefined) =>
@@ -219,7 +240,37 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       }
     });
 
+    if (options.tasks !== undefined) registerTaskHandlers(server, options.tasks, principal);
     options.extend?.(server, principal);
     return server;
+  };
+}
+
+/** Runs a task's tool once, as the principal that created it, from the state and answers its record holds. */
+function taskExecutor(
+  byName: ReadonlyMap<string, AnyToolDefinition>,
+  limits: PrincipalLimits | undefined,
+): TaskExecutor {
+  return async (record, run) => {
+    const tool = byName.get(record.tool);
+    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${record.tool}`);
+    const parsed = tool.inputSchema.safeParse(record.arguments);
+    if (!parsed.success) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, invalidArgumentsMessage(tool.name, parsed.error));
+    }
+    const context: ToolContext = {
+      principal: record.owner,
+      ...(record.clientName !== undefined && { clientName: record.clientName }),
+      clientCapabilities: record.capabilities,
+      requestState: record.requestState,
+      inputResponses: record.responses,
+      serverHeldState: true,
+      signal: run.signal,
+      progress: async (progress, total, message) => run.progress(progress, total, message),
+      // A task has no stream to log to (SEP-2663: no notifications/message on tasks).
+      log: async () => undefined,
+      ...(limits !== undefined && { chargeModelTokens: (n: number) => limits.chargeTokens(record.owner, n) }),
+    };
+    return tool.run(parsed.data, context);
   };
 }

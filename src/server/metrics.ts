@@ -19,6 +19,8 @@ export interface ServerMetrics extends FlowEvents {
   limitHit(limit: LimitName): void;
   /** Reads the number of open 2025-11-25 sessions whenever metrics are collected. */
   watchLegacySessions(count: () => number): void;
+  /** Reads the tasks kept, by status, whenever metrics are collected (the tasks extension). */
+  watchTasks(counts: () => Promise<Record<string, number>>): void;
 }
 
 const KNOWN_METHODS = new Set([
@@ -33,6 +35,9 @@ const KNOWN_METHODS = new Set([
   'initialize',
   'notifications/initialized',
   'ping',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 export function createServerMetrics(options: { defaultMetrics?: boolean } = {}): ServerMetrics {
@@ -94,9 +99,25 @@ export function createServerMetrics(options: { defaultMetrics?: boolean } = {}):
       this.set(legacyCount());
     },
   });
+  let taskCounts: (() => Promise<Record<string, number>>) | undefined;
+  new Gauge({
+    name: 'mmi_tasks',
+    help: 'Tasks kept in the task store, by status (every instance on a shared store reports the same counts)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      if (taskCounts === undefined) return;
+      const counts = await taskCounts().catch(() => undefined);
+      if (counts === undefined) return;
+      for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
+    },
+  });
 
   return {
     registry,
+    watchTasks: (counts) => {
+      taskCounts = counts;
+    },
     request: (method, outcome) => requests.inc({ method: KNOWN_METHODS.has(method) ? method : 'other', outcome }),
     limitHit: (limit) => limits.inc({ limit }),
     watchLegacySessions: (count) => {

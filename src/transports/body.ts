@@ -1,7 +1,8 @@
 /**
- * Reading a request body within three bounds: its own size cap, a process-wide budget of body bytes being
- * buffered at once (so a thousand stalled bodies cannot take the memory), and a read deadline (so a body that
- * trickles in cannot hold its share of the budget for long).
+ * Reading a request body within four bounds: its own size cap, a process-wide budget of body bytes being
+ * buffered at once (so a thousand stalled bodies cannot take the memory), a read deadline (so a body that
+ * trickles in cannot hold its share of the budget for long), and for a chunked body a cap on its pieces (so that
+ * what a body costs to receive, not only its bytes, is bounded).
  *
  * Nothing here cancels the request's stream: on a Node socket that destroys the connection before the error
  * response is written. The front answers early instead with `Connection: close` (transports/http.ts).
@@ -13,7 +14,27 @@ export type CappedBody =
   /** The process-wide budget of body bytes in flight is spent: retry later. */
   | { kind: 'busy' }
   /** The body did not arrive within the read deadline. */
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** The body came in more pieces than its size allows ({@link maxChunksFor}): each piece costs far more than its bytes. */
+  | { kind: 'too_fragmented' };
+
+/**
+ * A body read as a stream (chunked) may come in this many pieces whatever its size, plus one per
+ * {@link MIN_AVERAGE_CHUNK_BYTES} bytes. Each piece costs a buffer, a stream read and a promise — hundreds of bytes
+ * and a turn of the stream machinery for one byte of body — so 1-byte chunks would cost gigabytes and seconds of
+ * event loop for a 1 MiB body. A real client's pieces are its writes or the network's segments (about 1,460 bytes
+ * or more each): far inside the allowance.
+ */
+export const FREE_CHUNKS = 1024;
+export const MIN_AVERAGE_CHUNK_BYTES = 256;
+
+/** The pieces a chunked body of `bytes` bytes so far may have come in. */
+export function maxChunksFor(bytes: number): number {
+  return FREE_CHUNKS + Math.floor(bytes / MIN_AVERAGE_CHUNK_BYTES);
+}
+
+/** A chunked body is copied into one buffer as it arrives (the pieces are dropped at once); it starts this large. */
+const INITIAL_BUFFER_BYTES = 16 * 1024;
 
 /** Bodies up to this size are small: a share of the budget is kept for them. */
 export const SMALL_BODY_BYTES = 64 * 1024;
@@ -142,8 +163,10 @@ export async function readBodyCapped(
     return done({ kind: 'ok', text: '' });
   }
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // The pieces are copied into one buffer, grown by doubling up to the cap: only bytes are held, never the pieces.
+  let buffer = Buffer.allocUnsafe(Math.min(maxBytes, INITIAL_BUFFER_BYTES));
   let total = 0;
+  let chunks = 0;
   try {
     for (;;) {
       const next = reader.read();
@@ -154,22 +177,32 @@ export async function readBodyCapped(
       }
       const { done: ended, value } = result;
       if (ended) break;
+      const before = total;
       total += value.byteLength;
       if (total > maxBytes) {
         reader.releaseLock();
         return done({ kind: 'too_large' });
       }
+      if (++chunks > maxChunksFor(total)) {
+        reader.releaseLock();
+        return done({ kind: 'too_fragmented' });
+      }
       // Bytes past a declared length (or of a chunked body) are reserved as they arrive.
-      if (total > prepaid && !take(total - Math.max(prepaid, total - value.byteLength), total)) {
+      if (total > prepaid && !take(total - Math.max(prepaid, before), total)) {
         reader.releaseLock();
         return done({ kind: 'busy' });
       }
-      chunks.push(value);
+      if (total > buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(total, buffer.length * 2)));
+        buffer.copy(grown, 0, 0, before);
+        buffer = grown;
+      }
+      buffer.set(value, before);
     }
   } catch {
     return done({ kind: 'unreadable' });
   } finally {
     clearTimeout(timer);
   }
-  return done({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') });
+  return done({ kind: 'ok', text: buffer.toString('utf8', 0, total) });
 }

@@ -26,7 +26,7 @@ import { SERVER_BUSY_CODE, ServerBusyError, type Admission, type AdmissionRefusa
 import { ANONYMOUS } from '../server/principals.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
-import { createBodyBudget, readBodyCapped, type BodyBudget } from './body.js';
+import { createBodyBudget, FREE_CHUNKS, MIN_AVERAGE_CHUNK_BYTES, readBodyCapped, type BodyBudget } from './body.js';
 import { createOperations, type ReadinessCheck } from './operations.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
@@ -219,6 +219,10 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       return response;
     }
 
+    if (request.method === 'POST' && !acceptsAnswer(request.headers.get('accept'))) {
+      return jsonRpcError(406, -32600, 'Not Acceptable: the client must accept application/json or text/event-stream');
+    }
+
     let authInfo: AuthInfo | undefined;
     if (options.tokens !== undefined) {
       const token = bearerToken(request);
@@ -248,6 +252,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     }
     if (body.kind === 'timeout') {
       return jsonRpcError(408, -32600, `Request timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+    }
+    if (body.kind === 'too_fragmented') {
+      options.logger.warn('http: refused a request body sent in too many chunks', 'http_rejected');
+      return jsonRpcError(
+        400,
+        -32600,
+        `Bad request: the body came in too many chunks (at most ${FREE_CHUNKS} plus one per ${MIN_AVERAGE_CHUNK_BYTES} bytes)`,
+      );
     }
     if (body.kind === 'unreadable') return jsonRpcError(400, -32600, 'Bad request: the body could not be read');
     read.consumed = true;
@@ -397,6 +409,22 @@ function withConnectionClose(response: Response): Response {
     headers.set('connection', 'close');
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
+}
+
+/** Media ranges under which an answer (a JSON body or an SSE stream) may come. */
+const ANSWER_RANGES = new Set(['application/json', 'text/event-stream', 'application/*', 'text/*', '*/*']);
+
+/**
+ * Whether a POST's `Accept` admits an answer: a range naming `application/json` or `text/event-stream` (or a wildcard
+ * over one), with a quality above 0. No header at all accepts anything (RFC 9110); the spec's clients always send both.
+ */
+export function acceptsAnswer(header: string | null): boolean {
+  if (header === null) return true;
+  return header.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const quality = params.find((param) => param.startsWith('q='));
+    return ANSWER_RANGES.has(type) && (quality === undefined || Number(quality.slice(2)) > 0);
+  });
 }
 
 function isPlainMessage(value: unknown): value is { id?: unknown; method?: unknown; params?: unknown } {

@@ -34,8 +34,10 @@ export interface ListenOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** After an early answer, the unread rest of a body is read and dropped for at most this long… */
 const LINGER_MS = 2_000;
-/** …and at most this many bytes, before the socket is destroyed. */
+/** …and at most this many bytes, before the socket is destroyed… */
 const LINGER_BYTES = 4 * 1024 * 1024;
+/** …and at most this many pieces (a body in 1-byte chunks costs a parser callback and a buffer per byte). */
+const LINGER_CHUNKS = 1024;
 
 /**
  * An answer given before the body was read ends the connection (`Connection: close`). Node would then close
@@ -46,6 +48,7 @@ const LINGER_BYTES = 4 * 1024 * 1024;
 function lingerOnClose(incoming: IncomingMessage): void {
   const socket = incoming.socket as Socket & { destroySoon?: () => void };
   let dropped = 0;
+  let pieces = 0;
   socket.destroySoon = () => {
     if (socket.destroyed) return;
     socket.end();
@@ -57,7 +60,7 @@ function lingerOnClose(incoming: IncomingMessage): void {
     timer.unref();
     const drop = (chunk: Buffer): void => {
       dropped += chunk.length;
-      if (dropped > LINGER_BYTES) stop();
+      if (dropped > LINGER_BYTES || ++pieces > LINGER_CHUNKS) stop();
     };
     // The body stream's own listener would keep every dropped chunk queued for a reader that never comes.
     incoming.removeAllListeners('data');

@@ -277,6 +277,17 @@ describe('legacy adapter flags', () => {
     await server.stop();
   });
 
+  it('without tokens on loopback, anonymous local clients share no per-principal quota', async () => {
+    // --max-sessions 8: one principal may hold 2; three local clients without tokens each get a session.
+    const server = await inProcessHttpServer(['--root', repo.root, '--max-sessions', '8']);
+    for (let client = 0; client < 3; client++) {
+      const response = await legacyPost(server.url, initialize);
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    await server.stop();
+  });
+
   it('--max-sessions: one session more than allowed gets 503', async () => {
     const server = await startHttpServer(['--root', repo.root, '--max-sessions', '1']);
     const first = await legacyPost(server.url, initialize);

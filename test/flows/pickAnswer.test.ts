@@ -35,6 +35,15 @@ describe('pick answers from a hostile peer', () => {
     expect(() => parsePickText(JSON.stringify(huge))).toThrow(`longer than ${MAX_PICK_ANSWER_BYTES} bytes`);
   });
 
+  it('refuses an answer nested 30,000 deep before parsing it (no stack overflow), naming the nesting', () => {
+    for (const text of [`${'['.repeat(30_000)}${']'.repeat(30_000)}`, `[${'{"a":['.repeat(10_000)}`]) {
+      expect(() => parsePickText(text)).toThrow(FlowAnswerError);
+      expect(() => parsePickText(text)).toThrow('more than 64 deep');
+    }
+    // Brackets inside strings do not count.
+    expect(parsePickText(JSON.stringify(['README.md', '['.repeat(100)]))).toEqual(['README.md', '['.repeat(100)]);
+  });
+
   it('looks up at most maxFiles + 8 distinct entries', async () => {
     const { repo, lookups } = await countingRepo();
     const misses = Array.from({ length: 500 }, (_, index) => `missing/${index}.ts`);

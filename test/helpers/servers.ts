@@ -3,6 +3,7 @@ import { parseModelSpec } from '../../src/models/sources.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import type { RepositoryOptions } from '../../src/repo/index.js';
 import type { AdmissionOptions } from '../../src/server/admission.js';
+import type { TaskService } from '../../src/server/tasks/taskService.js';
 import { ANONYMOUS } from '../../src/server/principals.js';
 import { createEphemeralKeyRing, type KeyRing } from '../../src/state/index.js';
 import type { HttpFront, HttpFrontOptions } from '../../src/transports/http.js';
@@ -21,6 +22,8 @@ export interface TestFrontOptions {
   admission?: AdmissionOptions;
   /** Repository reader options (a fake git command, the walker only…). */
   repository?: RepositoryOptions;
+  /** The tasks extension's service (tasks run in this process). */
+  tasks?: TaskService;
   /** Further front options (body budget and deadline, admission limits…). */
   front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
@@ -37,6 +40,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.admission !== undefined && { admission: options.admission }),
+    ...(options.tasks !== undefined && { tasks: options.tasks }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,

@@ -78,7 +78,7 @@ describe('the host runtime against explore mode over MRTR', () => {
       ],
     });
     expect(error).toBeUndefined();
-    expect(host.capabilities).toEqual({ sampling: { tools: {} } });
+    expect(host.capabilities).toEqual({ sampling: { tools: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
     expect(outcome?.result.isError).not.toBe(true);
     expect(outcome?.rounds).toBe(3);
     expect(JSON.stringify(outcome?.result.structuredContent)).toContain('Sample Widget turns CSV files into charts.');

@@ -468,7 +468,11 @@ describe('the rest of the trust boundary, end to end', () => {
       roots: [{ uri: 'file:///work/project', name: 'project' }],
       rateLimiter: createRateLimiter({ capacity: 10, refillPerSecond: 10, maxWaitMs: 0 }),
     });
-    expect(host.capabilities).toEqual({ elicitation: { form: {} }, roots: {} });
+    expect(host.capabilities).toEqual({
+      elicitation: { form: {} },
+      roots: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     const connection = await host.connect({ kind: 'http', url: server.url, fetch: server.fetch });
     const outcome = await connection.callTool('summarize_repo', {});
     await connection.close();

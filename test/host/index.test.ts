@@ -23,7 +23,10 @@ describe('mcp-model-input/host', () => {
       rateLimiter: host.createRateLimiter({ capacity: 10, refillPerSecond: 10, maxWaitMs: 0 }),
     });
     // sampling.tools only when the model can use tools.
-    expect(runtime.capabilities).toEqual({ sampling: models[0]?.model.usesTools === true ? { tools: {} } : {} });
+    expect(runtime.capabilities).toEqual({
+      sampling: models[0]?.model.usesTools === true ? { tools: {} } : {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     const connection = await runtime.connect({
       kind: 'http',
       url: 'http://localhost/mcp',

@@ -102,8 +102,10 @@ const entry = (id: string, model: HostModelEntry['model']): HostModelEntry => ({
   ...TIER_ATTRIBUTES.balanced,
 });
 
+/** Hosts without the tasks extension: what is declared here is sampling (and sampling.tools) alone. */
 function hostWith(models: HostModelEntry[], options: Partial<HostOptions> = {}) {
   return createHost({
+    tasks: false,
     models,
     approver: recordingApprover(),
     rateLimiter: createRateLimiter({ capacity: 100, refillPerSecond: 100, maxWaitMs: 0 }),

@@ -497,3 +497,65 @@ describe('legacy HTTP sessions per principal (hardening item 4)', () => {
     await front.close();
   });
 });
+
+describe('legacy HTTP sessions fair under pressure', () => {
+  const names = ['alice', 'bob', 'erin'];
+  const tokens = new Map(names.map((name) => [`${name}-token-0123456789abcdef`, name]));
+  const auth = (name: string) => ({ authorization: `Bearer ${name}-token-0123456789abcdef` });
+
+  /** Opens a session (200 expected) and gives its id. */
+  async function open(front: HttpFront, headers: Record<string, string> = {}): Promise<string> {
+    const response = await openSession(front, headers);
+    expect(response.status).toBe(200);
+    await response.text();
+    return response.headers.get('mcp-session-id') as string;
+  }
+
+  async function touch(front: HttpFront, id: string, headers: Record<string, string> = {}): Promise<number> {
+    const response = await front.fetch(legacyRequest(list(7), id, 'POST', headers));
+    await response.text();
+    return response.status;
+  }
+
+  it('a full table lets a newcomer in once a session is idle past the grace: the hoarder loses its LRU one', async () => {
+    const clock = { now: 0 };
+    const { front } = legacyFront({
+      legacy: { maxSessions: 8, maxSessionsPerPrincipal: 5, now: () => clock.now },
+      tokens,
+    });
+    const bobs = [await open(front, auth('bob'))];
+    clock.now += 1000;
+    const alices: string[] = [];
+    for (let index = 0; index < 5; index++) alices.push(await open(front, auth('alice')));
+    bobs.push(await open(front, auth('bob')), await open(front, auth('bob')));
+    // Full, and nobody idle long enough: the newcomer waits (503), as before.
+    expect((await openSession(front, auth('erin'))).status).toBe(503);
+
+    clock.now += 31_000;
+    // Traffic on all but alice's first and bob's first (bob's is the least recently used of all).
+    for (const id of alices.slice(1)) expect(await touch(front, id, auth('alice'))).toBe(200);
+    for (const id of bobs.slice(1)) expect(await touch(front, id, auth('bob'))).toBe(200);
+    await open(front, auth('erin'));
+    expect(front.sessions?.count).toBe(8);
+    // Alice held the most (5 of 8): her least recently used idle session made room; bob's older one stays.
+    expect(await touch(front, alices[0] as string, auth('alice'))).toBe(404);
+    expect(await touch(front, bobs[0] as string, auth('bob'))).toBe(200);
+    // Every session has had traffic since: the next newcomer waits again.
+    expect((await openSession(front, auth('erin'))).status).toBe(503);
+    await front.close();
+  });
+
+  it('without tokens on loopback, local anonymous clients share no quota; a full table still admits after the grace', async () => {
+    const clock = { now: 0 };
+    const { front } = legacyFront({ legacy: { maxSessions: 6, localAnonymous: true, now: () => clock.now } });
+    // The default quota is a quarter of 6 (1 session): local anonymous clients are not held to it together.
+    const ids: string[] = [];
+    for (let index = 0; index < 6; index++) ids.push(await open(front));
+    expect((await openSession(front)).status).toBe(503);
+    clock.now += 31_000;
+    for (const id of ids.slice(1)) expect(await touch(front, id)).toBe(200);
+    await open(front);
+    expect(await touch(front, ids[0] as string)).toBe(404);
+    await front.close();
+  });
+});

@@ -112,4 +112,32 @@ describe('the legacy session store per owner', () => {
     expect(sessions.every((session) => session.closed === 1)).toBe(true);
     expect(store.size).toBe(0);
   });
+
+  it('full: a session idle past the grace goes to a principal holding fewer, never to the one holding the most', async () => {
+    const clock = { now: 0 };
+    const store = createSessionStore<ReturnType<typeof fakeSession>>({
+      maxSessions: 3,
+      idleMs: 60_000,
+      graceMs: 30_000,
+      now: () => clock.now,
+    });
+    const [a1, a2, b1] = [fakeSession(), fakeSession(), fakeSession()];
+    store.add('b1', 'bob', b1);
+    store.add('a1', 'alice', a1);
+    store.add('a2', 'alice', a2);
+    clock.now = 29_000;
+    expect(await store.roomFor('carol')).toBe('full'); // nobody idle past the grace yet
+    clock.now = 40_000;
+    // Alice holds the most; bob's idle session is older, but taking it would not be fair to him.
+    expect(await store.roomFor('alice')).toBe('full');
+    expect(store.size).toBe(3);
+    const release = store.hold('a1'); // a session with a request in flight is never taken
+    expect(await store.roomFor('carol')).toBe('ok');
+    expect(a2.closed).toBe(1);
+    expect(a1.closed + b1.closed).toBe(0);
+    release();
+    // Counted for another principal than its owner: the owner uses it, the principal's quota pays for it.
+    expect(store.add('c1', 'carol', fakeSession(), 'carol/1')).toBe(true);
+    expect(store.get('c1', 'carol')).toBeDefined();
+  });
 });

@@ -225,6 +225,7 @@ describe('openai: tools in sampling as function calling', () => {
     ['broken JSON', '{"path": '],
     ['a JSON array', '["README.md"]'],
     ['a JSON string', '"README.md"'],
+    ['an object nested 30,000 deep', `${'{"a":'.repeat(30_000)}1${'}'.repeat(30_000)}`],
   ])('arguments that are %s are a bad_response, not retried, naming no model text', async (_what, args) => {
     provider.enqueue({ body: toolCallsAnswer([{ id: 'c1', name: 'read_file', arguments: args }]) });
     const error = await providerFailure(model.complete({ key: 'explore', params: loop('auto') }));

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createBodyBudget, readBodyCapped } from '../../src/transports/body.js';
+import { createBodyBudget, FREE_CHUNKS, maxChunksFor, readBodyCapped } from '../../src/transports/body.js';
 import { listenHttp, type ListeningServer } from '../../src/transports/nodeHttp.js';
 import { meta } from '../helpers/rawChannel.js';
 import { createTestFront } from '../helpers/servers.js';
@@ -169,5 +169,62 @@ describe('a body of declared length', () => {
   it('an invalid declared length is read as a stream, within the cap', async () => {
     const read = await readBodyCapped(post('x'.repeat(150), -1), 100);
     expect(read.body).toEqual({ kind: 'too_large' });
+  });
+});
+
+describe('a chunked body: what its pieces cost is bounded, not only its bytes', () => {
+  /** A request whose body arrives in `pieces` (one stream read each). */
+  const streamed = (pieces: readonly string[]) => {
+    const encoder = new TextEncoder();
+    let index = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (index < pieces.length) controller.enqueue(encoder.encode(pieces[index++]));
+        else controller.close();
+      },
+    });
+    return new Request('http://localhost/mcp', { method: 'POST', body, duplex: 'half' } as RequestInit);
+  };
+
+  it('refuses 1-byte pieces past the allowance, and gives back what it reserved', async () => {
+    const budget = createBodyBudget(1024 * 1024);
+    const pieces = Array.from({ length: maxChunksFor(0) * 3 }, () => 'x');
+    const read = await readBodyCapped(streamed(pieces), 1024 * 1024, { budget });
+    expect(read.body).toEqual({ kind: 'too_fragmented' });
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it('reads a body whose pieces average a few hundred bytes whole, in order', async () => {
+    const text = Array.from({ length: 3000 }, (_, index) => `${index},`.padEnd(300, ' ')).join('');
+    const pieces = text.match(/[\s\S]{1,300}/g) ?? [];
+    expect(pieces.length).toBeGreaterThan(FREE_CHUNKS);
+    const read = await readBodyCapped(streamed(pieces), 1024 * 1024);
+    expect(read.body).toEqual({ kind: 'ok', text });
+  });
+
+  it('over a socket: 1-byte chunks get 400 and the connection is closed; the next socket is served', async () => {
+    const exchange = open();
+    exchange.socket.write(`${HEAD}Transfer-Encoding: chunked\r\n\r\n`);
+    // Three times the allowance, in 1-byte chunks (the server stops reading long before the end).
+    exchange.socket.write('1\r\n \r\n'.repeat(maxChunksFor(0) * 3));
+    exchange.socket.write('0\r\n\r\n');
+    const { text, closedByServer } = await exchange.closed;
+    expect(statusOf(text)).toBe(400);
+    expect(header(text, 'connection')).toBe('close');
+    expect(text).toContain('too many chunks');
+    expect(closedByServer).toBe(true);
+    expect(await listWorks()).toBe(true);
+  });
+
+  it('over a socket: a chunked body in pieces of ordinary size is served', async () => {
+    const padded = `${LIST.slice(0, -1)}${' '.repeat(40_000)}}`;
+    const pieces = padded.match(/[\s\S]{1,1460}/g) ?? [];
+    const exchange = open(5_000);
+    exchange.socket.write(`${HEAD}Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    for (const piece of pieces) exchange.socket.write(`${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`);
+    exchange.socket.write('0\r\n\r\n');
+    const { text } = await exchange.closed;
+    expect(statusOf(text)).toBe(200);
+    expect(text).toContain('"tools"');
   });
 });

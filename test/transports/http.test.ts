@@ -64,6 +64,20 @@ describe('HTTP front', () => {
     await front.close();
   });
 
+  it('answers 406 to a POST whose Accept admits neither application/json nor text/event-stream', async () => {
+    const front = createTestFront({ root: repo.root });
+    for (const accept of ['text/html', 'image/png, text/plain', 'application/json;q=0, text/event-stream;q=0']) {
+      const refused = await post(front, JSON.stringify(discover()), { accept });
+      expect(refused.status, accept).toBe(406);
+      expect(refused.headers.get('connection')).toBe('close');
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Not Acceptable/);
+    }
+    for (const accept of ['application/json', 'text/event-stream', '*/*', 'text/html, application/*;q=0.5']) {
+      expect((await post(front, JSON.stringify(discover()), { accept })).status, accept).toBe(200);
+    }
+    await front.close();
+  });
+
   it('answers malformed JSON with -32700', async () => {
     const front = createTestFront({ root: repo.root });
     const response = await post(front, '{"jsonrpc":');

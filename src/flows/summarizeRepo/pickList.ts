@@ -4,6 +4,7 @@
  * answer names — the caller still validates every entry against the listing.
  *
  * Rules, in order:
+ * 0. An answer nesting arrays or objects more than {@link MAX_ANSWER_DEPTH} deep is refused unparsed.
  * 1. The answer (or the body of a single fence that is the whole answer) is valid JSON: an array is
  *    the list (entries that are not strings stay in it, to be reported as dropped); any other JSON
  *    value (`{"files": [...]}`, a string, a number) is a wrong answer, not prose: refused.
@@ -14,6 +15,8 @@
  * 3. Each string entry is normalised: surrounding whitespace, quotes and backticks go, backslashes
  *    become `/`, leading `./` go.
  */
+
+import { MAX_ANSWER_DEPTH, textNestsDeeperThan } from '../../protocol/json.js';
 
 export type PickEntry = string | { notAPath: string };
 
@@ -112,6 +115,13 @@ function stringArraysIn(text: string): string[][] {
 export function findPickList(answer: string): PickListResult {
   const trimmed = answer.trim();
   if (trimmed === '') return { kind: 'unusable', reason: 'the answer is empty (expected a JSON array of file paths)' };
+  // Told before anything parses it: a value nested thousands deep would exhaust the stack of whatever walks it.
+  if (textNestsDeeperThan(trimmed, MAX_ANSWER_DEPTH)) {
+    return {
+      kind: 'unusable',
+      reason: `the answer nests arrays or objects more than ${MAX_ANSWER_DEPTH} deep (expected a flat JSON array of file paths)`,
+    };
+  }
   const whole = WHOLE_FENCE.exec(trimmed)?.[1]?.trim() ?? trimmed;
   const json = parseJson(whole);
   if (json.ok) {

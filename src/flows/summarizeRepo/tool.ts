@@ -56,6 +56,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoToolOptions): AnyT
     inputSchema: summarizeRepoInput,
     outputSchema: summarizeRepoOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    task: 'optional',
     async run(args, ctx) {
       // The flow, the engine and the repository reader load with the first call, not with the server.
       const { runSummarizeRepo } = await (runModule ??= import('./run.js').catch((error: unknown) => {

@@ -6,6 +6,7 @@
 import type { CreateMessageResult, CreateMessageResultWithTools, ToolUseContent } from '@modelcontextprotocol/server';
 
 import type { Logger } from '../../logger.js';
+import { MAX_ANSWER_DEPTH, nestsDeeperThan } from '../../protocol/json.js';
 import type { CompletionModel, ModelCompletionRequest } from '../modelSource.js';
 import { ModelProviderError } from '../providerError.js';
 import type { ClassifiedFailure, ProviderContext } from './failure.js';
@@ -82,7 +83,11 @@ function argumentsObject(call: RawToolCall): Record<string, unknown> | undefined
       return undefined;
     }
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  // Arguments nested deeper than any tool's input would be walked recursively later: a bad response instead.
+  return typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !nestsDeeperThan(value, MAX_ANSWER_DEPTH)
     ? (value as Record<string, unknown>)
     : undefined;
 }

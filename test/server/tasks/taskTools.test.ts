@@ -1,0 +1,130 @@
+/**
+ * Tasks of tools written for the test: a tool that only runs as a task (-32021 without the extension), progress
+ * seen in tasks/get, and cooperative cancellation (the tool's signal fires; the task ends cancelled).
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { defineTool } from '../../../src/flows/tool.js';
+import { silentLogger } from '../../../src/logger.js';
+import { createServerFactory } from '../../../src/server/createServer.js';
+import { ANONYMOUS } from '../../../src/server/principals.js';
+import { TASKS_EXTENSION } from '../../../src/server/tasks/taskRecord.js';
+import { createLocalTaskQueue } from '../../../src/server/tasks/taskQueue.js';
+import { createTaskService } from '../../../src/server/tasks/taskService.js';
+import { createMemoryTaskStore } from '../../../src/server/tasks/taskStore.js';
+import { createHttpFront, type HttpFront } from '../../../src/transports/http.js';
+import { mcpRequest, meta } from '../../helpers/rawChannel.js';
+
+const TASK_CAPS = { extensions: { [TASKS_EXTENSION]: {} } };
+
+/** A tool that reports progress, then waits until released or cancelled. */
+function waitingTool(log: string[], release: Promise<void>) {
+  return defineTool({
+    name: 'long_work',
+    title: 'Long work',
+    description: 'Waits.',
+    inputSchema: z.object({}),
+    task: 'always',
+    async run(_args, ctx) {
+      log.push('started');
+      await ctx.progress(1, 3, 'step one of three');
+      const aborted = new Promise<'aborted'>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
+      );
+      const outcome = await Promise.race([release.then(() => 'released' as const), aborted]);
+      log.push(outcome);
+      return { content: [{ type: 'text', text: outcome }] };
+    },
+  });
+}
+
+function front(tool: ReturnType<typeof waitingTool>): { http: HttpFront; close(): Promise<void> } {
+  const tasks = createTaskService({
+    store: createMemoryTaskStore(),
+    queue: createLocalTaskQueue(),
+    logger: silentLogger,
+    pollIntervalMs: 20,
+  });
+  const factory = createServerFactory({
+    identity: { name: 'test', version: '0.0.0' },
+    tools: [tool],
+    resolvePrincipal: () => ANONYMOUS,
+    tasks,
+  });
+  const http = createHttpFront({
+    factory,
+    logger: silentLogger,
+    allowedHosts: ['localhost'],
+    allowedOrigins: ['http://localhost'],
+  });
+  return {
+    http,
+    close: async () => {
+      await http.close();
+      await tasks.close();
+    },
+  };
+}
+
+let nextId = 1;
+async function rpc(http: HttpFront, method: string, params: Record<string, unknown>, capabilities = TASK_CAPS) {
+  const taskId = typeof params['taskId'] === 'string' ? params['taskId'] : undefined;
+  const response = await http.fetch(
+    mcpRequest(
+      'http://localhost/mcp',
+      { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta(capabilities) } },
+      taskId === undefined ? {} : { 'mcp-name': taskId },
+    ),
+  );
+  return (await response.json()) as Record<string, any>;
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not met after 500 checks');
+}
+
+describe('tasks of any tool', () => {
+  it('refuses a task-only tool to a request without the extension (-32021 naming it)', async () => {
+    const log: string[] = [];
+    const server = front(waitingTool(log, new Promise(() => undefined)));
+    const reply = await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }, {} as typeof TASK_CAPS);
+    expect(reply['error'].code).toBe(-32021);
+    expect(reply['error'].data.requiredCapabilities).toEqual({ extensions: { [TASKS_EXTENSION]: {} } });
+    expect(log).toEqual([]);
+    await server.close();
+  });
+
+  it('shows progress in tasks/get and completes', async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const server = front(waitingTool(log, new Promise<void>((resolve) => (release = resolve))));
+    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
+    await until(
+      async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].statusMessage === 'step one of three',
+    );
+    release();
+    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'completed');
+    const done = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
+    expect(done.result.content[0].text).toBe('released');
+    expect(log).toEqual(['started', 'released']);
+    await server.close();
+  });
+
+  it('cancels a running task cooperatively: the signal fires and the task ends cancelled', async () => {
+    const log: string[] = [];
+    const server = front(waitingTool(log, new Promise(() => undefined)));
+    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
+    await until(async () => log.includes('started'));
+    expect((await rpc(server.http, 'tasks/cancel', { taskId }))['result']).toMatchObject({ resultType: 'complete' });
+    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'cancelled');
+    expect(log).toEqual(['started', 'aborted']);
+    const cancelled = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
+    expect(cancelled.result).toBeUndefined();
+    await server.close();
+  });
+});
