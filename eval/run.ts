@@ -1,7 +1,7 @@
 /**
  * `npm run eval -- DIR [--json FILE]`: summarizes every checkout under DIR that eval/expectations.json
  * names, with the built-in model (`summarize`'s default path: server-owned, one call), and scores name,
- * purpose, main language and picks. Checkouts are fetched by whoever runs it (never committed): a
+ * purpose, main language, the file to start at and picks. Checkouts are fetched by whoever runs it (never committed): a
  * directory per repository, named `owner--name`, `owner+name` or `name`. Prints one line per repository,
  * the misses, and the share met per measure.
  */

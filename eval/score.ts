@@ -1,6 +1,6 @@
 /**
- * Scoring of `npm run eval`: what the summary says (name, purpose, main language) and which files were
- * picked, against the expectations of one repository. Pure functions, tested in test/eval/score.test.ts.
+ * Scoring of `npm run eval`: what the summary says (name, purpose, main language, the file to start at) and which
+ * files were picked, against the expectations of one repository. Pure functions, tested in test/eval/score.test.ts.
  */
 
 export interface Expectation {
@@ -14,6 +14,8 @@ export interface Expectation {
   mainLanguage: string;
   /** Slots: each satisfied by any one of its paths. */
   picks: string[][];
+  /** The paths the summary may name as the file to start at (`start at \`X\``); empty: none expected (no code). */
+  entryPoint: string[];
   note?: string;
 }
 
@@ -21,6 +23,8 @@ export interface SummaryFields {
   name?: string;
   purpose?: string;
   mainLanguage?: string;
+  /** The opening line's `start at \`X\``: the first entry point. */
+  entryPoint?: string;
 }
 
 export interface Score {
@@ -28,11 +32,12 @@ export interface Score {
   purpose: boolean;
   mainLanguage: boolean;
   picks: boolean;
+  entryPoint: boolean;
   /** Why a measure missed, one line each. */
   misses: string[];
 }
 
-export const MEASURES = ['name', 'purpose', 'mainLanguage', 'picks'] as const;
+export const MEASURES = ['name', 'purpose', 'mainLanguage', 'entryPoint', 'picks'] as const;
 export type Measure = (typeof MEASURES)[number];
 
 function field(text: string, label: string): string | undefined {
@@ -56,6 +61,8 @@ export function summaryFields(summary: string): SummaryFields {
     fields.mainLanguage = unbold(language)
       .replace(/\s*\(.*$/, '')
       .trim();
+  const start = /\bstart at `([^`]+)`/.exec(summary)?.[1];
+  if (start !== undefined) fields.entryPoint = start;
   return fields;
 }
 
@@ -87,10 +94,19 @@ export function scoreRepository(expectation: Expectation, summary: string, picke
       `main language: got ${JSON.stringify(fields.mainLanguage ?? null)}, expected ${expectation.mainLanguage}`,
     );
   }
+  const entryPoint =
+    expectation.entryPoint.length === 0
+      ? fields.entryPoint === undefined
+      : fields.entryPoint !== undefined && expectation.entryPoint.includes(fields.entryPoint);
+  if (!entryPoint) {
+    misses.push(
+      `entry point: got ${JSON.stringify(fields.entryPoint ?? null)}, expected ${expectation.entryPoint.length === 0 ? 'none' : `one of ${JSON.stringify(expectation.entryPoint)}`}`,
+    );
+  }
   const unmet = expectation.picks.filter((slot) => !slot.some((path) => picked.includes(path)));
   const picks = unmet.length === 0;
   if (!picks) misses.push(`picks: ${JSON.stringify(picked)} miss ${unmet.map((slot) => slot.join('|')).join(', ')}`);
-  return { name, purpose, mainLanguage, picks, misses };
+  return { name, purpose, mainLanguage, entryPoint, picks, misses };
 }
 
 /** The checkout of `repo` (`owner/name`) among directory names: `owner--name`, `owner+name`, `owner_name` or `name`. */

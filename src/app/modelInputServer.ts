@@ -21,6 +21,7 @@ import {
   type AdmissionOptions,
 } from '../server/admission.js';
 import { createServerFactory, SERVER_NAME } from '../server/createServer.js';
+import type { ModelPreferencesMode } from '../server/modelPreferences.js';
 import type { ProtocolEra } from '../server/era.js';
 import type { ServerMetrics } from '../server/metrics.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
@@ -67,6 +68,8 @@ export interface ModelInputServerOptions {
   tasks?: TaskService;
   /** Surveys kept between calls: default the process's shared cache; `false` keeps none (the warm-up's server). */
   surveyCache?: false;
+  /** `omit`: sampling requests to the host carry no `modelPreferences` (default `send`; server/modelPreferences.ts). */
+  modelPreferences?: ModelPreferencesMode;
 }
 
 /** A server factory, and the era plug-in each front takes its part of. */
@@ -110,6 +113,7 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(era !== undefined && { era: era.server }),
     ...(options.tasks !== undefined && { tasks: options.tasks }),
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
+    ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
   return { factory, era, admission };
 }

@@ -8,7 +8,14 @@ export function renderAuditText(report: AuditReport): string {
   const server =
     report.observed.server === undefined ? '' : ` (${report.observed.server.name} ${report.observed.server.version})`;
   const width = Math.max(...report.rules.map((rule) => rule.id.length));
-  const lines = [`audit of ${target}${server}, protocol ${report.protocolVersion}`, ''];
+  const era = report.rules.find((rule) => rule.id === 'protocol.revision');
+  const negotiated =
+    report.negotiated === null || report.negotiated === undefined
+      ? `negotiated era: none (${era?.detail ?? 'no answer'})`
+      : report.negotiated === report.protocolVersion
+        ? `negotiated era: ${report.negotiated}`
+        : `negotiated era: ${report.negotiated} — ${era?.detail ?? ''}`;
+  const lines = [`audit of ${target}${server}, protocol ${report.protocolVersion}`, negotiated, ''];
   for (const rule of report.rules) {
     lines.push(`${LABEL[rule.status]}  ${rule.id.padEnd(width)}  ${rule.detail}`);
     if (rule.status === 'fail') lines.push(`${' '.repeat(width + 8)}${rule.title} — ${rule.spec}`);

@@ -13,6 +13,11 @@ const MRTR = 'basic/patterns/mrtr';
 
 export const RULES: readonly RuleDefinition[] = [
   rule(
+    'protocol.revision',
+    'The server speaks 2026-07-28: it answers server/discover (a server that answers only the 2025-11-25 initialize does not)',
+    'server/discover',
+  ),
+  rule(
     'discover.result',
     'server/discover is complete, lists 2026-07-28 in supportedVersions and has capabilities',
     'server/discover',

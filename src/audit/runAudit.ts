@@ -6,12 +6,13 @@ import { VERSION } from '../version.js';
 import type { ProbeChannel } from './channel.js';
 import { checkDiscovery } from './checks/discovery.js';
 import { checkEnvelope } from './checks/envelope.js';
+import { checkLegacyOnly, probeEra, type EraProbe } from './checks/era.js';
 import { checkInterop } from './checks/interop.js';
 import { checkToolFlow, type ToolUnderAudit } from './checks/toolFlow.js';
 import { checkToolState } from './checks/toolState.js';
 import { checkTransport } from './checks/transport.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
-import { createAuditContext } from './context.js';
+import { createAuditContext, type AuditContext } from './context.js';
 import { createHttpChannel, type FetchLike } from './httpChannel.js';
 import { RULES } from './rules.js';
 import { createScriptedHost, type ScriptedAnswers } from './scriptedHost.js';
@@ -64,7 +65,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_AUDIT_TIMEOUT_MS;
   const channel = openChannel(options, timeoutMs);
   const ctx = createAuditContext(channel, { name: AUDIT_CLIENT_NAME, version: VERSION });
+  let era: EraProbe;
   try {
+    era = await probeEra(ctx);
+    if (era.era === 'legacy') {
+      await checkLegacyOnly(ctx, era.version);
+      return report(options, ctx, channel.diagnostics(), era);
+    }
     await checkDiscovery(ctx);
     await checkEnvelope(ctx);
     if (options.tool === undefined) {
@@ -87,12 +94,16 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       ...(options.headers !== undefined && { headers: options.headers }),
     });
   }
+  return report(options, ctx, channel.diagnostics(), era);
+}
+
+function report(options: AuditOptions, ctx: AuditContext, diagnostics: string, era: EraProbe): AuditReport {
   const rules = ctx.ledger();
   const count = (status: string) => rules.filter((rule) => rule.status === status).length;
-  const diagnostics = channel.diagnostics();
   return {
     format: AUDIT_FORMAT,
     protocolVersion: MODERN_REVISION,
+    negotiated: era.era === 'legacy' ? era.version : era.era === 'unknown' ? null : era.era,
     target: options.target,
     summary: { pass: count('pass'), fail: count('fail'), notApplicable: count('not_applicable') },
     rules,

@@ -44,6 +44,8 @@ export interface AuditObservations {
 export interface AuditReport {
   format: typeof AUDIT_FORMAT;
   protocolVersion: string;
+  /** The revision the server was found to speak, asked first: 2026-07-28, an older one (`initialize`), or null. */
+  negotiated?: string | null;
   target: AuditTarget;
   summary: { pass: number; fail: number; notApplicable: number };
   rules: RuleResult[];

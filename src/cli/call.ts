@@ -17,10 +17,12 @@ import { createStderrLogger } from '../logger.js';
 import { createApprover, parseApprovalMode } from '../host/approval/index.js';
 import { createAuditLog, silentAuditLog, type AuditLog } from '../host/auditLog.js';
 import { createHost, type HostCallResult, type OnDeny } from '../host/createHost.js';
-import { createTerminalElicitor } from '../host/elicitTerminal.js';
+import { declineElicitor, createRulesElicitor } from '../host/elicitRules.js';
+import { createTerminalElicitor, type TerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
-import { createTerminalGate } from '../host/terminalGate.js';
+import { createTerminalGate, type TerminalGate } from '../host/terminalGate.js';
+import { readInputFile } from '../plan/readInput.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
@@ -96,12 +98,50 @@ function parseOnDeny(value: string | undefined): OnDeny {
   throw new ModelInputError('usage', `call: --on-deny must be stop or fallback, got '${terminalSafe(value, 40)}'`);
 }
 
+const MAX_ELICIT_RULES_BYTES = 1024 * 1024;
+
+/**
+ * `--elicit prompt|auto-decline|rules:FILE`: who answers form-mode elicitation. Elicitation is declared in every
+ * mode, so a server that offers a tool only to clients with elicitation offers it; the default is `prompt` on a
+ * terminal and `auto-decline` otherwise.
+ */
+async function elicitorFor(
+  value: string | undefined,
+  interactive: boolean,
+  io: CliIo,
+  terminal: TerminalGate,
+): Promise<TerminalElicitor> {
+  const mode = value ?? (interactive ? 'prompt' : 'auto-decline');
+  if (mode === 'prompt') return createTerminalElicitor({ input: io.stdin, output: io.stderr, terminal });
+  if (mode === 'auto-decline') return declineElicitor;
+  if (mode.startsWith('rules:') && mode.length > 'rules:'.length) {
+    const file = mode.slice('rules:'.length);
+    const input = await readInputFile(file, MAX_ELICIT_RULES_BYTES);
+    if (!input.ok) throw new ModelInputError('usage', `--elicit: ${file} ${input.problem}`, { cause: input.cause });
+    let answers: unknown;
+    try {
+      answers = JSON.parse(input.text);
+    } catch {
+      answers = undefined;
+    }
+    if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) {
+      throw new ModelInputError('usage', `--elicit: ${file} must hold a JSON object of field name to value`);
+    }
+    return createRulesElicitor(answers as Record<string, unknown>);
+  }
+  throw new ModelInputError(
+    'usage',
+    `call: --elicit must be prompt, auto-decline or rules:FILE, got '${terminalSafe(mode, 60)}'`,
+  );
+}
+
 export async function runCall(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('call', argv, {
     ...HOST_TARGET_OPTIONS,
     args: { type: 'string' },
     'host-model': { type: 'string' },
     approve: { type: 'string' },
+    elicit: { type: 'string' },
     'max-rounds': { type: 'string' },
     'on-deny': { type: 'string' },
     audit: { type: 'string' },
@@ -130,6 +170,7 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   // One terminal: while a dialog holds it, the server's stderr lines wait.
   const terminal = createTerminalGate();
   const approver = await createApprover(mode, { input: io.stdin, output: io.stderr, terminal });
+  const elicit = await elicitorFor(values.elicit, interactive, io, terminal);
   const roots = values.root?.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: dir }));
   let audit: AuditLog = silentAuditLog;
   if (values.audit !== undefined) {
@@ -141,8 +182,8 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     models,
     approver,
     audit,
-    // Elicitation is declared only where someone can answer it.
-    ...(interactive && { elicit: createTerminalElicitor({ input: io.stdin, output: io.stderr, terminal }) }),
+    // Declared in every mode: without a terminal it is answered by --elicit (decline by default).
+    elicit,
     ...(roots !== undefined && { roots }),
     ...(maxRounds !== undefined && { maxRounds }),
     onDeny,

@@ -1,9 +1,12 @@
 /**
  * `mcp-model-input discover`: what a server says about itself — name (unverified), version,
  * revision, capabilities and tools — through the host runtime's negotiation (`server/discover`,
- * falling back to `initialize`). Exit codes as for `call` (0, 2, 5).
+ * falling back to `initialize`), and which client capabilities it declared (`--declare`): a server may list
+ * more tools to a client that declares more. Exit codes as for `call` (0, 2, 5).
  */
+import { ModelInputError } from '../errors.js';
 import { isHostError } from '../host/hostError.js';
+import { parseHostModelSpec } from '../host/hostModels.js';
 import { createHost, type Discovery } from '../host/createHost.js';
 import { printable, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs } from './args.js';
@@ -17,13 +20,42 @@ function firstLine(text: string | undefined, max = 100): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-export function renderDiscovery(discovery: Discovery): string {
+/** The capabilities `--declare` may name, in the order they are shown. */
+export const DECLARABLE = ['sampling', 'elicitation', 'roots'] as const;
+type Declarable = (typeof DECLARABLE)[number];
+
+function parseDeclare(value: string | undefined): Declarable[] {
+  if (value === undefined) return [];
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.find((name) => !(DECLARABLE as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new ModelInputError('usage', `--declare takes ${DECLARABLE.join(', ')}; got '${unknown}'`);
+  }
+  return DECLARABLE.filter((name) => names.includes(name));
+}
+
+/** What was declared, and (when not everything) that a server may list more tools to a client that declares more. */
+function declaredLines(declared: readonly Declarable[]): string[] {
+  const lines = [`declared: ${declared.length === 0 ? '(none)' : declared.join(', ')}`];
+  if (declared.length < DECLARABLE.length) {
+    lines.push(
+      `note:     a server may list more tools to a client that declares more: --declare ${DECLARABLE.join(',')}`,
+    );
+  }
+  return lines;
+}
+
+export function renderDiscovery(discovery: Discovery, declared: readonly Declarable[] = []): string {
   const { server } = discovery;
   const lines = [
     `server:   ${printable(server.name)}${server.version === undefined ? '' : ` ${printable(server.version)}`} (unverified: the server's own claim)`,
     `target:   ${server.key}`,
     `revision: ${discovery.protocolVersion ?? 'unknown'} (${discovery.era === 'modern' ? 'stateless' : 'legacy, session-based'})`,
     `capabilities: ${Object.keys(discovery.capabilities).sort().join(', ') || '(none)'}`,
+    ...declaredLines(declared),
     `tools (${discovery.tools.length}):`,
     ...discovery.tools.map((tool) => `  ${printable(tool.name)}  ${firstLine(tool.description)}`),
   ];
@@ -33,6 +65,7 @@ export function renderDiscovery(discovery: Discovery): string {
 export async function runDiscover(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('discover', argv, {
     ...HOST_TARGET_OPTIONS,
+    declare: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -46,13 +79,22 @@ export async function runDiscover(argv: readonly string[], io: CliIo): Promise<n
   }
   const target = hostTargetFromFlags('discover', values, io.env);
   const serverStderr = withServerStderr('discover', target, values['server-stderr'], { output: io.stderr });
-  // No models, no elicitation, no roots: discovery declares nothing and answers nothing.
-  const host = createHost({ name: 'mcp-model-input-discover' });
+  const declared = parseDeclare(values.declare);
+  // Declared only as asked, and never answered: discovery calls no tool, so no request comes.
+  const host = createHost({
+    name: 'mcp-model-input-discover',
+    ...(declared.includes('sampling') && { models: await parseHostModelSpec('builtin') }),
+    ...(declared.includes('elicitation') && { elicit: async () => ({ action: 'decline' as const }) }),
+    ...(declared.includes('roots') && { roots: [] }),
+  });
   try {
     const connection = await host.connect(target);
     try {
       const discovery = await connection.discover();
-      writeLine(io.stdout, values.json === true ? terminalSafeJson(discovery, 2) : renderDiscovery(discovery));
+      writeLine(
+        io.stdout,
+        values.json === true ? terminalSafeJson({ ...discovery, declared }, 2) : renderDiscovery(discovery, declared),
+      );
       return CALL_EXIT.ok;
     } finally {
       await connection.close().catch(() => {});

@@ -1,9 +1,11 @@
 /**
- * One self-erasing progress line on stderr for `summarize` on a large tree: files listed, candidates
- * inspected, files read. Only on a terminal: piped or redirected stderr stays quiet, so logs and tests see
- * nothing.
+ * One self-erasing progress line on stderr for `summarize`: files listed, candidates inspected, files read, and
+ * while a model call runs, which model is asked for which step and for how long ("asking openai:gpt-5.4-mini (pick,
+ * 4.2 s)…"). Only on a terminal; piped or redirected stderr gets one plain line as each model call starts instead
+ * (`modelCallReporter`), unless `--quiet`.
  */
 import type { Logger } from '../logger.js';
+import type { ModelCallObserver } from '../models/observedPlan.js';
 import type { RepoProgress } from '../repo/index.js';
 
 /** Redraws at most this often, except for the events that end a phase. */
@@ -17,6 +19,8 @@ export interface ProgressStream {
 
 export interface ProgressLine {
   update(event: RepoProgress): void;
+  /** A model call started: the line says so, with its elapsed time, until the function returned is called. */
+  modelCall(model: string, key: string): () => void;
   /** Erases the line (if one was drawn). */
   done(): void;
   /** A logger whose lines first erase the progress line, so they never end up glued to it. */
@@ -28,6 +32,26 @@ export interface ProgressLineOptions {
   enabled?: boolean;
   /** The clock, for tests. */
   now?: () => number;
+  /** Calls `redraw` every `ms` until the function returned is called; default an unreferenced interval. */
+  every?: (ms: number, redraw: () => void) => () => void;
+}
+
+/** How often the elapsed time of a model call is redrawn. */
+const MODEL_TICK_MS = 200;
+
+const STEP_NAMES: Readonly<Record<string, string>> = { pick_files: 'pick', summary: 'summary', explore: 'explore' };
+
+/** "asking MODEL (pick, 4.2 s)…"; without an elapsed time, "asking MODEL (pick)…". */
+export function describeModelCall(model: string, key: string, elapsedMs?: number): string {
+  const step = STEP_NAMES[key] ?? key;
+  const time = elapsedMs === undefined ? '' : `, ${(elapsedMs / 1000).toFixed(1)} s`;
+  return `asking ${model} (${step}${time})…`;
+}
+
+function everyInterval(ms: number, redraw: () => void): () => void {
+  const timer = setInterval(redraw, ms);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const count = (value: number): string => value.toLocaleString('en-US');
@@ -69,6 +93,19 @@ export function createProgressLine(
       stream.write(`${CLEAR_LINE}${describeProgress(event)}`);
     },
     done,
+    modelCall(model, key) {
+      const started = now();
+      const draw = (): void => {
+        drawn = true;
+        stream.write(`${CLEAR_LINE}${describeModelCall(model, key, now() - started)}`);
+      };
+      draw();
+      const stop = (options.every ?? everyInterval)(MODEL_TICK_MS, draw);
+      return () => {
+        stop();
+        done();
+      };
+    },
     around(logger) {
       return {
         info: (message) => {
@@ -80,6 +117,25 @@ export function createProgressLine(
           logger.warn(message, kind);
         },
       };
+    },
+  };
+}
+
+/**
+ * What shows model calls: the progress line on a terminal; otherwise one plain line on the logger as each call
+ * starts (the meter's own line follows when it ends), none when `quiet`.
+ */
+export function modelCallReporter(
+  progress: ProgressLine | undefined,
+  logger: Logger,
+  quiet: boolean,
+): ModelCallObserver | undefined {
+  if (progress !== undefined) return { started: (model, key) => progress.modelCall(model, key) };
+  if (quiet) return undefined;
+  return {
+    started(model, key) {
+      logger.info(describeModelCall(model, key));
+      return () => {};
     },
   };
 }

@@ -11,6 +11,7 @@ import type { ServerMetrics } from '../server/metrics.js';
 import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
 import { loadKeyRing, type KeyRing } from '../state/index.js';
+import { MODEL_PREFERENCES_MODES, type ModelPreferencesMode } from '../server/modelPreferences.js';
 import { KID_PATTERN } from '../state/keyRing.js';
 import { openStore, type SharedStore } from '../state/stores/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins, type HttpFront } from '../transports/http.js';
@@ -181,6 +182,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     root: { type: 'string' },
     ...MODEL_FLAG_OPTIONS,
     ...BUDGET_FLAG_OPTIONS,
+    'model-preferences': { type: 'string' },
     'state-keys-file': { type: 'string' },
     'state-ttl': { type: 'string' },
     'max-rounds': { type: 'string' },
@@ -236,6 +238,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     }
   }
   const legacy = parseLegacyFlags(values);
+  const modelPreferences = parseModelPreferences(values['model-preferences']);
 
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const root = await resolveDirectory('--root', values.root);
@@ -260,8 +263,9 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     filePath: values['state-keys-file'],
   });
   const reach = planReach(models, [PICK_KEY, SUMMARY_KEY]);
-  // Without `host` in the plan no state is minted: nothing would need keys shared between processes.
-  if (warning !== undefined && reach.usesHost) logger.warn(warning);
+  // Without `host` in the plan no state is minted; on stdio every retry comes back to this very process. Only an
+  // HTTP server whose retries may reach another instance needs keys shared between processes.
+  if (warning !== undefined && reach.usesHost && address !== undefined) logger.warn(warning);
   if (reach.needsSampling) {
     logger.info(
       `--model ${models.spec} serves only clients that declare sampling; the others (e.g. the MCP Inspector CLI) ` +
@@ -303,6 +307,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     admission,
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
+    ...(modelPreferences !== undefined && { modelPreferences }),
     legacy: legacy.enabled && {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
@@ -422,6 +427,15 @@ function tasksFromFlags(
     ...(ttlSeconds !== undefined && { ttlSeconds }),
     ...(maxOpenPerPrincipal !== undefined && { maxOpenPerPrincipal }),
   });
+}
+
+/** `--model-preferences send|omit` (server/modelPreferences.ts). */
+function parseModelPreferences(value: string | undefined): ModelPreferencesMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = MODEL_PREFERENCES_MODES.find((known) => known === value);
+  if (mode === undefined)
+    throw new ModelInputError('usage', `--model-preferences must be send or omit, got '${value}'`);
+  return mode;
 }
 
 interface FleetFlags {

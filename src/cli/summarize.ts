@@ -6,11 +6,12 @@
 import { needsProtocol, runLocalSummarize } from '../app/localSummarize.js';
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
-import { terminalSafe } from '../protocol/sanitize.js';
+import { observeModelCalls } from '../models/observedPlan.js';
+import { escapeControls, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { BUDGET_FLAG_OPTIONS, budgetsFromFlags } from './budgetFlags.js';
 import { MODEL_FLAG_OPTIONS, modelPlanFromFlags } from './modelFlags.js';
-import { createProgressLine } from './progress.js';
+import { createProgressLine, modelCallReporter } from './progress.js';
 import { SUMMARIZE_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -25,6 +26,20 @@ function explorationLines(structured: unknown): string[] {
     (call) =>
       `- ${terminalSafe(call.tool, 40)} ${terminalSafe(call.target, 200)} (${call.bytes} bytes)` +
       (call.error === undefined ? '' : ` — ${terminalSafe(call.error, 40)}`),
+  );
+}
+
+/**
+ * The files the summary was written from, one line each, terminal-safe — unless the text lists them itself (the
+ * built-in model's `## What it read`): under a model's summary the reader still sees what it was based on.
+ */
+function readLines(structured: unknown, text: string): string[] {
+  if (text.includes('## What it read')) return [];
+  const files = (structured as Record<string, unknown> | undefined)?.['files'] as
+    Array<{ path: string; size: number; truncated: boolean }> | undefined;
+  return (files ?? []).map(
+    (file) =>
+      `- ${terminalSafe(file.path, 200)} (${file.size} bytes${file.truncated ? ', truncated: only the beginning was read' : ''})`,
   );
 }
 
@@ -68,14 +83,17 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
     setTimeout(startTokenizerThread, ENCODER_LATE_START_MS).unref();
   }
 
-  // Files listed and read, on one self-erasing stderr line — only on a terminal, never with --quiet or --trace.
+  // Files listed and read, and each model call while it runs, on one self-erasing stderr line — only on a terminal,
+  // never with --quiet or --trace; elsewhere one plain line as each model call starts (not with --quiet).
   const progress = createProgressLine(io.stderr, { enabled: values.quiet !== true && values.trace !== true });
+  const shown = progress?.around(logger) ?? logger;
+  const reporter = modelCallReporter(progress, shown, values.quiet === true);
   const budgets = budgetsFromFlags(values);
   const result = await runLocalSummarize({
     budgets,
     root,
-    logger: progress?.around(logger) ?? logger,
-    models,
+    logger: shown,
+    models: reporter === undefined ? models : observeModelCalls(models, reporter),
     args: {
       ...(values.audience !== undefined && { audience: values.audience }),
       ...(values.path !== undefined && { path: values.path }),
@@ -100,9 +118,12 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
   if (values.json === true) {
-    writeLine(io.stdout, JSON.stringify(result.structuredContent ?? {}, null, 2));
+    writeLine(io.stdout, terminalSafeJson(result.structuredContent ?? {}, 2));
   } else {
-    writeLine(io.stdout, text);
+    // Model and repository text on the user's terminal: controls and format characters escaped, lines kept.
+    writeLine(io.stdout, escapeControls(text, undefined, { multiline: true }));
+    const read = readLines(result.structuredContent, text);
+    if (read.length > 0) writeLine(io.stdout, ['', 'What it read:', ...read].join('\n'));
     const calls = explorationLines(result.structuredContent);
     if (calls.length > 0) writeLine(io.stdout, ['', 'What the model looked at:', ...calls].join('\n'));
   }

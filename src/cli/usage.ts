@@ -54,6 +54,9 @@ Options:
   --max-model-tokens N       input plus output tokens per tool call, 1000-100000000 (default: 200000)
   --model-deadline SECONDS   wall-clock time for all model calls of one tool call, retries and waits
                              included, 1-3600 (default: 180)
+  --model-preferences send|omit
+                             whether sampling requests to the host carry modelPreferences (default: send);
+                             omit for hosts that fail on them (fast-agent 0.10: docs/model-sources.md)
   --state-keys-file FILE     request-state keys, one 'kid:base64' per line (first mints, all verify);
                              overrides MCP_MODEL_INPUT_STATE_KEYS
   --state-ttl SECONDS        lifetime of a minted requestState, 1-86400 (default: 300)
@@ -279,6 +282,10 @@ Options:
                              (default: builtin; providers read OPENAI_API_KEY / ANTHROPIC_API_KEY)
   --approve MODE             prompt (default: a terminal dialog per round), auto, deny, or
                              rules:FILE (allow/deny by server, tool and input key)
+  --elicit MODE              who answers form-mode elicitation: prompt (a terminal dialog), auto-decline,
+                             or rules:FILE (a JSON object of field name to value: accepted when every
+                             required field has a fitting value, else declined); elicitation is declared
+                             in every mode (default: prompt on a terminal, auto-decline otherwise)
   --max-rounds N             input_required rounds per call, 1-100 (default: 5)
   --on-deny stop|fallback    when a sampling round is declined: stop (default, exit 3), or make the
                              call again without declaring sampling so that a server with a model of
@@ -293,7 +300,6 @@ Options:
   --json                     print {result, rounds, usage} as JSON
   -h, --help                 show this help
 
-Elicitation (form mode) is declared, and answered at the terminal, only when stdin is a terminal.
 A stdio server runs in a session of its own: it cannot open your terminal (/dev/tty).
 
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
@@ -301,16 +307,19 @@ Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or
 budget, rate limit, response size, state size) or the host's model failed, 5 protocol or
 connection error, 130 cancelled (Ctrl-C; a task is sent tasks/cancel).`;
 
-export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--json]
+export const DISCOVER_USAGE = `Usage: mcp-model-input discover (--stdio "COMMAND" | --url URL) [--declare LIST] [--json]
 
 Asks a server what it is and what it offers: server/discover on 2026-07-28 servers, initialize
 on 2025-11-25 ones. Prints the server's name and version (unverified: its own claim), the
-revision, its capabilities and its tools. Declares no client capabilities.
+revision, its capabilities, the client capabilities it declared and the tools. A server may list
+more tools to a client that declares more.
 
   --stdio "COMMAND"          spawn COMMAND (split like a shell would, but run without one)
   --url URL                  a Streamable HTTP endpoint
   --token-env NAME           HTTP only: send the bearer token held in environment variable NAME
   --server-stderr MODE       stdio only: prefixed (default), log:FILE, ignore or inherit (see call)
+  --declare LIST             client capabilities to declare, comma-separated: sampling, elicitation,
+                             roots (default: none); nothing is answered, no tool is called
   --json                     print the discovery as JSON
   -h, --help                 show this help
 

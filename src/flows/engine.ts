@@ -148,11 +148,25 @@ export async function runFlow<Args, State extends FlowState>(
     );
   }
   const result = await runRounds(flow, args, ctx, options);
-  if (ctx.hostUnavailable === undefined) return result;
+  const unavailable = ctx.hostUnavailable ?? undeclaredSampling(flow as FlowDefinition<unknown, FlowState>, ctx);
+  if (unavailable === undefined) return result;
   const names = fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models);
   if (names.length === 0) return result;
-  const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${ctx.hostUnavailable}.`;
+  const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${unavailable}.`;
   return withNotes(result, flow.notesField, [note]);
+}
+
+/**
+ * Why the host's model cannot serve this request by what it declared — no `sampling`, or (a flow that offers
+ * tools) no `sampling.tools` — or undefined when it can. Said in the notes when a later entry of the plan answers.
+ */
+function undeclaredSampling(flow: FlowDefinition<unknown, FlowState>, ctx: ToolContext): string | undefined {
+  const where = ctx.maxSamples === undefined ? 'this request' : 'the client at initialize';
+  if (ctx.clientCapabilities.sampling === undefined) return `${where} did not declare the sampling capability`;
+  if (capabilitiesFor(flow, ctx).sampling === undefined) {
+    return `${where} declared sampling without sampling.tools, which ${flow.tool} in this mode needs`;
+  }
+  return undefined;
 }
 
 /**

@@ -6,8 +6,10 @@
  * `input_required`, it sends each embedded request as a live server-to-client request and re-enters
  * the handler with the answers. This class adds, per `tools/call`:
  * - a ledger of the live `sampling/createMessage` requests sent (the per-call sample limit);
- * - a client refusal (error -1) turned into a re-entry that knows the host's model is gone, so the
- *   flow can end with an `isError` result naming the refusal, or continue on a server-owned model;
+ * - a sampling request the host could not answer (any error answer — a refusal, -1, or its model failing, 0,
+ *   -32603… — a timeout, or a result that is not a sampling result: samplingFailure.ts) turned into a re-entry
+ *   that knows the host's model is gone, so the flow can end with an `isError` result naming why, or continue on
+ *   a server-owned model;
  * - the `initialize`-declared capabilities as the request's own (a legacy request has no `_meta`);
  * - on a re-entry, an invalid-params failure about params the client never sent (its answer came back
  *   after the call's sealed state expired, or was not a sampling result) as an `isError` result: a
@@ -43,10 +45,10 @@ import { InputResponseError, RequestStateRejectedError } from '../flows/roundErr
 import { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 import type { EraRequestView, ToolCallOutcome } from '../server/era.js';
 import { printable } from '../protocol/sanitize.js';
+import { samplingFailureReason } from './samplingFailure.js';
 import { DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_SAMPLES_PER_CALL, type LegacyServerOptions } from './options.js';
 
-/** JSON-RPC error code of a sampling request the user rejected (revision 2025-11-25). */
-export const SAMPLING_REJECTED_CODE = -1;
+export { SAMPLING_REJECTED_CODE } from './samplingFailure.js';
 const REFUSAL_DETAIL_CHARS = 200;
 
 /** What one legacy tools/call has asked of the client so far. */
@@ -55,7 +57,7 @@ interface LegacyCall {
   samples: number;
   /** The sampling keys of the round in flight. */
   asking: string[];
-  /** Set once the client refuses a sampling request: the host's model is not asked again in this call. */
+  /** Set once the host could not answer a sampling request: its model is not asked again in this call. */
   refusal?: string;
   /** Handler entries so far: the first, then one per shim re-entry. */
   entries: number;
@@ -216,7 +218,8 @@ export class LegacyAwareServer extends Server {
   }
 
   // The shim sends every sampling leg through this method (tied to its tools/call by
-  // `relatedRequestId`): legs are counted here, and a refusal (-1) is recorded instead of failing the round.
+  // `relatedRequestId`): legs are counted here, and a failure the host answered (samplingFailure.ts) is recorded
+  // instead of failing the round.
   override createMessage(
     params: CreateMessageRequestParamsBase,
     options?: RequestOptions,
@@ -240,10 +243,10 @@ export class LegacyAwareServer extends Server {
     try {
       return await super.createMessage(params, options);
     } catch (error) {
-      if (!(error instanceof ProtocolError) || error.code !== SAMPLING_REJECTED_CODE) throw error;
       const keys = call.asking.map((key) => `'${key}'`).join(', ') || 'model input';
-      const detail = printable(error.message.replace(/^MCP error -?\d+:\s*/, '')).slice(0, REFUSAL_DETAIL_CHARS);
-      call.refusal = `the client refused the sampling request for ${keys} (error -1: ${detail})`;
+      const reason = samplingFailureReason(error, keys);
+      if (reason === undefined) throw error;
+      call.refusal = reason;
       return REFUSED;
     }
   }

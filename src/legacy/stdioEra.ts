@@ -9,7 +9,10 @@
  *   with an `initialize` result (seen on the way out), so a refused handshake changes nothing;
  * - while the era is open, such an `initialize` that is malformed is refused here (-32602): the SDK
  *   would pin the connection legacy on it before its own validation refused it;
- * - a `ping` without an envelope while the handshake is unanswered passes (2025-11-25 allows it);
+ * - a `ping` without an envelope while the handshake is unanswered passes (2025-11-25 allows it); any other
+ *   message that arrives before the handshake is answered (a client that pipelines `initialize`,
+ *   `notifications/initialized` and `tools/list`) is held, and asked about again in order once it is answered:
+ *   then in the era the handshake chose (legacy after an `initialize` result, still open after a refusal);
  * - any other request is gated; the first one that passes (other than `server/discover`) makes it modern;
  * - a notification without an envelope claim is dropped while the era is open: the SDK would pin the
  *   connection legacy on it, behind the gate's back (the SDK drops it too when legacy is refused).
@@ -59,9 +62,11 @@ export function createStdioEraTracker(): LegacyStdioEraTracker {
       if (isRequest && handshake !== undefined && message.method === 'ping' && !hasEnvelopeClaim(message.params)) {
         return 'pass';
       }
+      if (handshake !== undefined) return 'hold';
       if (isRequest) return 'gate';
       return era === 'opening' && !hasEnvelopeClaim(message.params) ? 'drop' : 'pass';
     },
+    holding: () => handshake !== undefined,
     admitted(method) {
       if (era === 'opening' && method !== 'server/discover') era = 'modern';
     },

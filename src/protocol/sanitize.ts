@@ -10,9 +10,12 @@
  * payload of string sequences (OSC titles and hyperlinks, DCS, APC…) stays visible after a `␛` marker,
  * so text the model would read is never invisible to the user reviewing it.
  *
- * `escapeControls` puts a peer-supplied text on one inert line where every control, format or separator
- * character stays visible as an escape (`\n`, `\x1b`, `\u202e`): for the server's log and for names embedded
- * in a prompt, where what was sent must stay readable and cannot end the line or drive the terminal.
+ * `escapeControls` is the one function for repository and model text that enters a prompt, a terminal line, a
+ * log line or a result field: every control, format or separator character (Unicode Cc and Cf: bidi overrides such
+ * as U+202E, zero-width characters, BEL, ESC) stays visible as an escape (`\n`, `\x1b`, `\u202e`), so what was
+ * sent stays readable and can neither end the line, reorder what the reader sees, nor drive the terminal. With
+ * `multiline`, line breaks and tabs are kept (a summary printed as text). `escapeControlsDeep` applies it to every
+ * string of a JSON value (manifest fields).
  */
 
 /* eslint-disable no-control-regex -- matching control characters is what this module is for */
@@ -118,19 +121,39 @@ export function hasControls(text: string): boolean {
   return found;
 }
 
+export interface EscapeOptions {
+  /** Keep line breaks (`\n`, and `\r\n` as `\n`) and tabs: the text stays on its lines. */
+  multiline?: boolean;
+}
+
+/** The same set without line feed and tab: what a multi-line text must not carry. */
+const UNSAFE_IN_TEXT =
+  /\r(?!\n)|[\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029]|\p{Cf}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+
 /**
  * `text` on one inert line: control, separator and format characters escaped, and, when `maxChars` is given, at
  * most that many UTF-16 code units of it kept (ending with `…(+N chars)`). The work is linear and bounded by
  * `maxChars`. Backslashes are doubled only in text that holds something to escape, so ordinary paths and messages
- * read as they are.
+ * read as they are. With `multiline`, line breaks and tabs stay as they are.
  */
-export function escapeControls(text: string, maxChars?: number): string {
+export function escapeControls(text: string, maxChars?: number, options: EscapeOptions = {}): string {
   const limit = maxChars === undefined ? text.length : Math.max(0, Math.floor(maxChars));
   let head = text.length > limit ? text.slice(0, limit) : text;
   // Never keep half of a surrogate pair at the cut.
   if (head.length < text.length && /[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   const rest = text.length - head.length;
-  const escaped = hasControls(head) ? head.replace(/\\/g, '\\\\').replace(UNSAFE_IN_LINE, escapeChar) : head;
+  let escaped = head;
+  if (options.multiline === true) {
+    const lines = head.replace(/\r\n/g, '\n');
+    UNSAFE_IN_TEXT.lastIndex = 0;
+    if (UNSAFE_IN_TEXT.test(lines)) {
+      UNSAFE_IN_TEXT.lastIndex = 0;
+      escaped = lines.replace(/\\/g, '\\\\').replace(UNSAFE_IN_TEXT, escapeChar);
+    } else escaped = lines;
+    UNSAFE_IN_TEXT.lastIndex = 0;
+  } else if (hasControls(head)) {
+    escaped = head.replace(/\\/g, '\\\\').replace(UNSAFE_IN_LINE, escapeChar);
+  }
   return rest > 0 ? `${escaped}…(+${rest} chars)` : escaped;
 }
 
@@ -186,4 +209,17 @@ export function revealedCut(text: string, maxChars: number, options: TerminalSaf
   let shown = revealInvisible(text.slice(0, head), options).text;
   if (options.multiline) shown = shown.replace(/[ ]+\n/g, '\n').replace(/\n{3,}/g, '\n\n');
   return truncate(shown, limit, text.length - head);
+}
+
+/** `value` with every string in it (keys too) through {@link escapeControls}; other values as they are. */
+export function escapeControlsDeep<T>(value: T): T {
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return escapeControls(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [escapeControls(key), walk(child)]));
+    }
+    return node;
+  };
+  return walk(value) as T;
 }

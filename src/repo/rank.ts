@@ -62,7 +62,11 @@ const MANIFESTS = new Set([
   'composer.json',
   'cmakelists.txt',
   'makefile',
+  'mix.exs',
+  'shard.yml',
+  'package.swift',
 ]);
+const MANIFEST_EXTENSIONS = new Set(['csproj', 'fsproj', 'gemspec', 'cabal']);
 const ENTRY_STEMS = new Set(['main', 'index', 'cli', 'app', 'server']);
 const ENTRY_FILES = new Set(['__main__.py', 'lib.rs', 'mod.rs']);
 const DOC_DIRS = new Set(['docs', 'doc']);
@@ -122,6 +126,7 @@ const CODE_LANGUAGES: Readonly<Record<string, string>> = {
   exs: 'Elixir',
   erl: 'Erlang',
   hs: 'Haskell',
+  cr: 'Crystal',
   ml: 'OCaml',
   clj: 'Clojure',
   sh: 'Shell',
@@ -226,7 +231,7 @@ export function languageOf(path: string): string | undefined {
 }
 
 const isReadme = ({ base }: PathParts): boolean => /^readme(?:\.[a-z0-9]+)*$/.test(base);
-const isManifest = ({ base, ext }: PathParts): boolean => MANIFESTS.has(base) || ext === 'csproj';
+const isManifest = ({ base, ext }: PathParts): boolean => MANIFESTS.has(base) || MANIFEST_EXTENSIONS.has(ext);
 function isEntryPoint({ base, stem, ext }: PathParts): boolean {
   if (ENTRY_FILES.has(base)) return true;
   return ENTRY_STEMS.has(stem) && (ext in CODE_LANGUAGES || ext === 'html');

@@ -238,9 +238,22 @@ export function readHeadSync(file: OpenedFileSync, cursor: ReadCursor, minBytes 
   return readPrefixSync(file.fd, headLength(file.size, cursor, minBytes));
 }
 
+/**
+ * Bytes read past a cut: decoded into `after`, never shown, so that the redactor decides on a secret that crosses
+ * the cut as a whole (flows/summarizeRepo/redaction.ts) instead of seeing only its first characters.
+ */
+export const LOOKAHEAD_BYTES = 4096;
+
 function headLength(size: number, cursor: ReadCursor, minBytes: number): number {
   const limit = Math.min(cursor.perFile, cursor.remaining);
-  return Math.min(size, Math.max(limit, minBytes, BOM_PROBE_BYTES));
+  return Math.min(size, Math.max(limit + LOOKAHEAD_BYTES, minBytes, BOM_PROBE_BYTES));
+}
+
+/** The text that follows a cut, from the bytes read past it (at most {@link LOOKAHEAD_BYTES}). */
+function lookahead(head: Buffer, decoded: DecodedPrefix, size: number): string {
+  if (head.length <= decoded.bytesUsed) return '';
+  const wider = decodePrefix(head, decoded.bytesUsed + LOOKAHEAD_BYTES, size);
+  return wider.text.startsWith(decoded.text) ? wider.text.slice(decoded.text.length) : '';
 }
 
 /** The file as shown from its `head` (decoded, cut to the byte and token budgets, marked), charged to the cursor. */
@@ -256,9 +269,18 @@ export async function showHead(
   if (Number.isFinite(maxTokens)) decoded = await fitTokens(head, decoded, size, maxTokens);
   const truncated = decoded.bytesUsed < size;
   const content = truncated ? decoded.text + formatTruncationMarker(decoded.bytesUsed, size) : decoded.text;
+  const after = truncated ? lookahead(head, decoded, size) : '';
   cursor.remaining -= decoded.bytesUsed;
   cursor.totalBytesShown += decoded.bytesUsed;
-  const shown = { path, size, content, truncated, bytesShown: decoded.bytesUsed, encoding: decoded.encoding };
+  const shown = {
+    path,
+    size,
+    content,
+    truncated,
+    bytesShown: decoded.bytesUsed,
+    encoding: decoded.encoding,
+    ...(after !== '' && { after }),
+  };
   if (!cursor.fileTokens) {
     cursor.uncounted.push(content);
     cursor.uncountedBytes += Buffer.byteLength(content, 'utf8');

@@ -130,6 +130,11 @@ export interface ReadFileResult {
   /** Estimated tokens of `content` (gpt-tokenizer, o200k_base); absent when the budget asked for no counts. */
   tokens?: number;
   encoding: 'utf8' | 'utf16le' | 'utf16be' | 'replaced';
+  /**
+   * When the file was cut: the text right after the cut (a few KiB), never shown. The redactor scans the content
+   * with it, so that a secret across the cut is recognised whole and replaced whole.
+   */
+  after?: string;
 }
 
 export interface ReadResult {

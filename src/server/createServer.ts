@@ -23,6 +23,7 @@ import type { Logger } from '../logger.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
 import type { Admission } from './admission.js';
 import type { EraRequestView, ServerEra } from './era.js';
+import { withModelPreferences, type ModelPreferencesMode } from './modelPreferences.js';
 import { describeInternalError, guardRequestHandlers } from './internalErrors.js';
 import type { PrincipalLimits } from './principalLimits.js';
 import { describeUnknownArguments, unknownArgumentsMessage } from './unknownArguments.js';
@@ -66,6 +67,8 @@ export interface ServerFactoryOptions {
    * request that declared the extension, is answered `resultType: "task"` and run by this service.
    */
   tasks?: TaskService;
+  /** Whether sampling requests to the host carry `modelPreferences` (default `send`): modelPreferences.ts. */
+  modelPreferences?: ModelPreferencesMode;
 }
 
 /**
@@ -160,7 +163,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
   const listTools = toolsListResults(describeTools(options.tools));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const ttlMs = options.listTtlMs ?? DEFAULT_LIST_TTL_MS;
-  options.tasks?.start(taskExecutor(byName, options.limits));
+  options.tasks?.start(taskExecutor(byName, options.limits, options.modelPreferences ?? 'send'));
 
   return (requestContext) => {
     const principal = options.resolvePrincipal(requestContext.authInfo);
@@ -226,8 +229,11 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
       }
       const charge =
         limits === undefined ? {} : { chargeModelTokens: (n: number) => limits.chargeTokens(principal, n) };
-      const run = (view: EraRequestView | undefined) =>
-        tool.run(parsed.data, { ...toolContextOf(ctx, principal, view, transportSignal), ...charge });
+      const run = async (view: EraRequestView | undefined) =>
+        withModelPreferences(
+          await tool.run(parsed.data, { ...toolContextOf(ctx, principal, view, transportSignal), ...charge }),
+          options.modelPreferences ?? 'send',
+        );
       const signal =
         transportSignal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, transportSignal]);
       // A front that admitted the request already (HTTP) handed its place over; otherwise (stdio) it is taken here.
@@ -250,6 +256,7 @@ export function createServerFactory(options: ServerFactoryOptions): McpServerFac
 function taskExecutor(
   byName: ReadonlyMap<string, AnyToolDefinition>,
   limits: PrincipalLimits | undefined,
+  modelPreferences: ModelPreferencesMode,
 ): TaskExecutor {
   return async (record, run) => {
     const tool = byName.get(record.tool);
@@ -271,6 +278,6 @@ function taskExecutor(
       log: async () => undefined,
       ...(limits !== undefined && { chargeModelTokens: (n: number) => limits.chargeTokens(record.owner, n) }),
     };
-    return tool.run(parsed.data, context);
+    return withModelPreferences(await tool.run(parsed.data, context), modelPreferences);
   };
 }

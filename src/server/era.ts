@@ -49,12 +49,17 @@ export interface ServerEra {
   ): Promise<ToolCallOutcome>;
 }
 
-/** What the stdio gate does with one inbound message (`refuse`: answer with the error, never deliver). */
-export type InboundVerdict = 'gate' | 'pass' | 'drop' | { refuse: EnvelopeRejection };
+/**
+ * What the stdio gate does with one inbound message (`refuse`: answer with the error, never deliver; `hold`: keep
+ * it, in order, until the tracker stops `holding` — the era is being decided — then ask again).
+ */
+export type InboundVerdict = 'gate' | 'pass' | 'drop' | 'hold' | { refuse: EnvelopeRejection };
 
 /** The stdio side: tells the envelope gate, message by message, which era the connection serves. */
 export interface StdioEraTracker {
   inbound(message: unknown): InboundVerdict;
+  /** True while messages are held (a handshake is unanswered); asked after every outbound message. */
+  holding?(): boolean;
   /** A gated request passed the envelope check and goes to the SDK. */
   admitted(method: string): void;
   /** An outbound message (the answer to a handshake may settle the era). */

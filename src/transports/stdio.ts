@@ -24,6 +24,9 @@ export class EnvelopeGatedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
+  /** Messages the era tracker holds while the era is decided, in arrival order (at most MAX_HELD). */
+  readonly #held: Array<Parameters<NonNullable<Transport['onmessage']>>> = [];
+  readonly #receive: NonNullable<Transport['onmessage']>;
 
   constructor(
     private readonly inner: Transport,
@@ -38,7 +41,17 @@ export class EnvelopeGatedTransport implements Transport {
     inner.onmessage = (message, extra) => {
       const method = (message as { method?: unknown }).method;
       if (onRequest !== undefined && typeof method === 'string' && 'id' in message) onRequest(method);
-      const verdict = this.eras?.inbound(message) ?? 'gate';
+      this.#receive(message, extra);
+    };
+    this.#receive = (message, extra) => {
+      let verdict = this.eras?.inbound(message) ?? 'gate';
+      if (verdict === 'hold') {
+        if (this.#held.length < MAX_HELD) {
+          this.#held.push([message, extra]);
+          return;
+        }
+        verdict = 'gate';
+      }
       if (verdict === 'drop') return;
       const request = message as { id?: unknown; method?: unknown; params?: unknown };
       if (typeof verdict === 'object') {
@@ -79,6 +92,14 @@ export class EnvelopeGatedTransport implements Transport {
     const first = this.onFirstSent;
     this.onFirstSent = undefined;
     first?.();
+    this.#release();
+  }
+
+  /** Once the era is decided (the handshake's answer is out), the held messages go on, in order. */
+  #release(): void {
+    if (this.#held.length === 0 || this.eras?.holding?.() === true) return;
+    const held = this.#held.splice(0);
+    for (const [message, extra] of held) this.#receive(message, extra);
   }
 
   close(): Promise<void> {
@@ -93,6 +114,9 @@ export class EnvelopeGatedTransport implements Transport {
     this.inner.setSupportedProtocolVersions?.(versions);
   }
 }
+
+/** Messages held while a handshake is unanswered; beyond it they are gated at once (a client that floods). */
+const MAX_HELD = 64;
 
 export interface StdioFrontOptions {
   factory: McpServerFactory;

@@ -332,3 +332,29 @@ describe('audit over stdio against the stub (real processes, the built CLI)', ()
     expect(report.summary.pass).toBe(0);
   });
 });
+
+describe('a header mismatch refused with -32020', () => {
+  it('passes envelope.invalid_params over HTTP: the header names 2026-07-28, the body a number', async () => {
+    const stub = stubFetch([]);
+    const headerChecking: FetchLike = async (input, init) => {
+      const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, any>;
+      const version = body['params']?.['_meta']?.['io.modelcontextprotocol/protocolVersion'];
+      if (typeof version === 'number') {
+        const error = { code: -32020, message: 'MCP-Protocol-Version header does not match the body' };
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: body['id'], error }), {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return stub(input, init);
+    };
+    const report = await runAudit({
+      target: { transport: 'http', url: 'http://stub.test/mcp' },
+      fetch: headerChecking,
+      interop: false,
+      timeoutMs: 5000,
+    });
+    expect(report.rules.find((rule) => rule.id === 'envelope.invalid_params')).toMatchObject({ status: 'pass' });
+    expect(failing(report)).toEqual([]);
+  });
+});

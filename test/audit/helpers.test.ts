@@ -180,14 +180,16 @@ describe('the HTTP probe headers and the scripted host', () => {
 
 describe('renderAuditText', () => {
   it('prints one line per rule, the spec page under failures, and the summary', () => {
+    const failing = RULES.findIndex((rule) => rule.id === 'discover.result');
     const rules = RULES.map((rule, index) => ({
       ...rule,
-      status: index === 0 ? ('fail' as const) : ('pass' as const),
-      detail: index === 0 ? 'resultType is "input_required"' : 'ok',
+      status: index === failing ? ('fail' as const) : ('pass' as const),
+      detail: index === failing ? 'resultType is "input_required"' : 'ok',
     }));
     const report: AuditReport = {
       format: 'mcp-model-input/audit@1',
       protocolVersion: '2026-07-28',
+      negotiated: '2026-07-28',
       target: { transport: 'http', url: 'http://127.0.0.1:1/mcp' },
       summary: { pass: rules.length - 1, fail: 1, notApplicable: 0 },
       rules,
@@ -195,9 +197,11 @@ describe('renderAuditText', () => {
     };
     const text = renderAuditText(report);
     expect(text.split('\n')[0]).toBe('audit of http://127.0.0.1:1/mcp, protocol 2026-07-28');
+    // The era comes first.
+    expect(text.split('\n')[1]).toBe('negotiated era: 2026-07-28');
     expect(text).toContain('FAIL  discover.result                  resultType is "input_required"\n');
     expect(text).toContain(
-      `${RULES[0]?.title} — https://modelcontextprotocol.io/specification/2026-07-28/server/discover`,
+      `${RULES[failing]?.title} — https://modelcontextprotocol.io/specification/2026-07-28/server/discover`,
     );
     expect(text.trimEnd().split('\n').at(-1)).toBe(`${rules.length - 1} pass, 1 fail, 0 not applicable`);
   });

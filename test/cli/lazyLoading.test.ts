@@ -248,7 +248,7 @@ describe('serve --stdio answers server/discover without the heavy legs', () => {
       expect(result.beforeFirstAnswer.own, file).not.toContain(file);
       expect(result.own, file).toContain(file);
     }
-    for (const name of ['linguist-languages', '@secretlint/core']) {
+    for (const name of ['linguist-languages', '@secretlint/secretlint-rule-preset-recommend']) {
       expect(result.beforeFirstAnswer.packages.has(name), name).toBe(false);
       expect(result.packages.has(name), name).toBe(true);
     }

@@ -56,6 +56,7 @@ async function inProcessHttpServer(args: string[], bind = '127.0.0.1:0') {
   });
   return {
     url,
+    stderr: () => io.err(),
     port: Number(/:(\d+)\/mcp$/.exec(url)?.[1]),
     stop: async (): Promise<number> => {
       process.emit('SIGTERM');
@@ -173,6 +174,13 @@ describe('serve flags on HTTP', () => {
     );
     expect(next.status).toBe(200);
     expect(await server.stop()).toBe(0);
+  });
+
+  it('without state keys, --model host over HTTP warns that retries must come back to this process', async () => {
+    const server = await inProcessHttpServer(['--root', repo.root, '--model', 'host,builtin']);
+    expect(server.stderr()).toContain('no state keys configured');
+    expect(server.stderr()).toContain('MRTR retries must come back to this process');
+    await server.stop();
   });
 
   it('--tokens-file: only known bearer tokens are served', async () => {

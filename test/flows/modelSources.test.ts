@@ -45,6 +45,34 @@ describe('model sources', () => {
     await channel.close();
   });
 
+  it('host,builtin without sampling: the notes say why the host was not asked (2026-07-28)', async () => {
+    const channel = httpChannel(createTestFront({ root: repo.root, model: 'host,builtin' }));
+    const result = (await channel.send(call({}))).message?.['result'];
+    expect(result.structuredContent.notes).toEqual([
+      expect.stringContaining(
+        "answered in place of the client's: this request did not declare the sampling capability",
+      ),
+    ]);
+    expect(result.structuredContent.notes[0]).toContain('(mcp-model-input/builtin-heuristic)');
+    expect(result.content.at(-1).text).toBe(`Note: ${result.structuredContent.notes[0]}`);
+
+    // Explore mode needs sampling.tools: sampling alone is not enough, and the note says so.
+    const explore = await channel.send({
+      ...call({ sampling: {} }),
+      params: { name: 'summarize_repo', arguments: { mode: 'explore' }, _meta: meta({ sampling: {} }) },
+    });
+    expect(explore.message?.['result'].resultType).toBe('complete');
+    expect(explore.message?.['result'].structuredContent.notes).toContainEqual(
+      expect.stringContaining(
+        'this request declared sampling without sampling.tools, which summarize_repo in this mode needs',
+      ),
+    );
+
+    // With sampling the host is asked: no note.
+    expect((await channel.send(call({ sampling: {} }))).message?.['result'].resultType).toBe('input_required');
+    await channel.close();
+  });
+
   it('per-step assignment asks the host only for its step', async () => {
     const channel = httpChannel(createTestFront({ root: repo.root, model: 'pick=builtin,summary=host' }));
     const reply = await channel.send(call({ sampling: {} }));

@@ -53,3 +53,30 @@ describe('pick answers from a hostile peer', () => {
     expect(mixed.picked).toEqual(['src/a.ts', 'src/b.ts']);
   });
 });
+
+describe('an answer that repeats the pick prompt', () => {
+  it('is refused, although it holds one JSON array (the example)', () => {
+    const echo = [
+      'Repository: demo',
+      'Audience: developer',
+      'Pick at most 3 files that best show what this repository is, how it is organised and where it starts.',
+      'Answer with only a JSON array of file paths from the list below, for example ["README.md"].',
+      '',
+      'Candidate files (2 listed of 2; best first; path<TAB>bytes):',
+      'README.md\t10',
+      'src/a.ts\t2',
+    ].join('\n');
+    const error = (() => {
+      try {
+        parsePickText(echo);
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(FlowAnswerError);
+    expect((error as FlowAnswerError).message).toContain('repeats the prompt');
+    // The candidate list alone, as some models echo the part they were shown last.
+    expect(() => parsePickText(echo.slice(echo.indexOf('Candidate')))).toThrow(/repeats the prompt/);
+  });
+});

@@ -24,6 +24,8 @@ export interface TestFrontOptions {
   repository?: RepositoryOptions;
   /** The tasks extension's service (tasks run in this process). */
   tasks?: TaskService;
+  /** Whether sampling requests to the host carry modelPreferences (`serve --model-preferences`). */
+  modelPreferences?: 'send' | 'omit';
   /** Further front options (body budget and deadline, admission limits…). */
   front?: Partial<Omit<HttpFrontOptions, 'factory' | 'sessions'>>;
 }
@@ -41,6 +43,7 @@ export function createTestFront(options: TestFrontOptions): HttpFront {
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.admission !== undefined && { admission: options.admission }),
     ...(options.tasks !== undefined && { tasks: options.tasks }),
+    ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
   return createModelInputHttpFront(server, {
     logger: options.logger ?? silentLogger,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createStdioEraTracker } from '../../src/legacy/stdioEra.js';
-import { inProcessStdioChannel } from '../helpers/cliIo.js';
+import { inProcessStdioChannel, inProcessStdioTransport } from '../helpers/cliIo.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 import { meta, type RawChannel } from '../helpers/rawChannel.js';
 
@@ -165,5 +165,43 @@ describe('the era tracker', () => {
     tracker.outbound({ jsonrpc: '2.0', id: 3, result: {} });
     expect(tracker.era).toBe('modern');
     expect(tracker.inbound({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toBe('pass');
+  });
+});
+
+describe('stdio: messages pipelined behind initialize', () => {
+  it('are answered in order after the initialize answer, in the era it chose (2025-11-25)', async () => {
+    const transport = inProcessStdioTransport(['--root', repo.root, '--quiet']);
+    const received: any[] = [];
+    let settle: () => void = () => {};
+    const three = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    transport.onmessage = (message) => {
+      received.push(message);
+      if (received.length === 3) settle();
+    };
+    await transport.start();
+    try {
+      // Written back to back, before the server could answer the first.
+      await Promise.all([
+        transport.send(initialize(1)),
+        transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        transport.send(bareList(2)),
+        transport.send({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      ]);
+      await Promise.race([
+        three,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${JSON.stringify(received)}`)), 10_000)),
+      ]);
+      // The ping may be answered at once (2025-11-25 allows it); the tools/list only after initialize.
+      const ids = received.map((message) => message.id);
+      expect(ids.indexOf(1)).toBeLessThan(ids.indexOf(2));
+      expect(received.find((message) => message.id === 1)?.result.protocolVersion).toBe('2025-11-25');
+      const list = received.find((message) => message.id === 2);
+      expect(list.error).toBeUndefined();
+      expect(list.result.tools.map((tool: { name: string }) => tool.name)).toContain('summarize_repo');
+    } finally {
+      await transport.close();
+    }
   });
 });

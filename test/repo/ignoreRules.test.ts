@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import ignore from 'ignore';
-import { rebasePattern, RuleLayer } from '../../src/repo/ignoreRules.js';
+import { join } from 'node:path';
+
+import { readIgnoreFile, rebasePattern, RuleLayer } from '../../src/repo/ignoreRules.js';
 import { openRepository } from '../../src/repo/index.js';
 import { git, TempDirs, writeTree } from './fixture.js';
 import { GIT_FIXTURE } from './gitFixture.js';
@@ -173,5 +175,18 @@ describe('RuleLayer name pre-test', () => {
         }
       }
     }
+  });
+});
+
+describe('a linked git work tree', () => {
+  it('is listed although its .git is a file (no .git/info/exclude can exist there)', async () => {
+    const root = await temp.make();
+    await writeTree(root, { 'README.md': '# Linked\n', '.gitignore': 'build/\n', 'build/out.js': 'x\n' });
+    const gitDir = await temp.make();
+    await writeTree(gitDir, { HEAD: 'ref: refs/heads/main\n' });
+    await writeTree(root, { '.git': `gitdir: ${gitDir}\n` });
+    expect(readIgnoreFile(join(root, '.git', 'info', 'exclude'))).toBeUndefined();
+    const repo = await openRepository(root, { listing: 'walker' });
+    expect((await repo.list()).paths).toEqual(['.gitignore', 'README.md']);
   });
 });

@@ -74,6 +74,8 @@ describe('read: budgets', () => {
       bytesShown: 4,
       tokens: expect.any(Number),
       encoding: 'utf8',
+      // The text past the cut, never shown: the redactor decides on a secret across the cut with it.
+      after: 'ééé',
     });
   });
 
@@ -100,6 +102,7 @@ describe('read: budgets', () => {
         bytesShown: 5,
         tokens: expect.any(Number),
         encoding: 'utf8',
+        after: 'bbbbb',
       },
       {
         path: 'c.txt',
@@ -108,6 +111,7 @@ describe('read: budgets', () => {
         truncated: true,
         bytesShown: 0,
         tokens: expect.any(Number),
+        after: 'cccccccccc',
         encoding: 'utf8',
       },
       { path: 'd.txt', size: 0, content: '', truncated: false, bytesShown: 0, tokens: 0, encoding: 'utf8' },

@@ -128,15 +128,15 @@ describe('serve start-up lines', () => {
     return channel.stderr();
   };
 
-  it('--model host hints at host,builtin; state keys are warned about only where state is minted', async () => {
+  it('--model host hints at host,builtin; no state-key warning on stdio (every retry comes back here)', async () => {
     const hostOnly = await startUp('host');
     expect(hostOnly).toContain('serves only clients that declare sampling');
     expect(hostOnly).toContain('--model host,builtin');
-    expect(hostOnly).toContain(EPHEMERAL_KEY_WARNING);
+    expect(hostOnly).not.toContain(EPHEMERAL_KEY_WARNING);
 
     const withFallback = await startUp('host,builtin');
     expect(withFallback).not.toContain('serves only clients that declare sampling');
-    expect(withFallback).toContain(EPHEMERAL_KEY_WARNING);
+    expect(withFallback).not.toContain('no state keys configured');
 
     const builtin = await startUp('builtin');
     expect(builtin).not.toContain('no state keys configured');

@@ -23,6 +23,8 @@ interface Script {
   summary: string;
 }
 const DECLINE = '<decline>';
+/** The model repeats its prompt (the user message) as its answer. */
+const ECHO = '<echo>';
 const HOST_MODEL = 'scripted-host-model';
 const SUMMARY = 'Sample Widget turns CSV files into charts.';
 
@@ -55,8 +57,9 @@ function serveArgs(model: string): string[] {
 async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
   const script: Script = { pick: '["README.md"]', summary: SUMMARY };
   const answer = (params: Record<string, any>) => {
-    const text = scriptedAnswer(script, params);
+    let text = scriptedAnswer(script, params);
     if (text === DECLINE) return undefined;
+    if (text === ECHO) text = params.messages[0].content.text;
     return {
       role: 'assistant' as const,
       content: { type: 'text' as const, text },
@@ -79,6 +82,8 @@ async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
       const answered = answer(request.params);
       // A user who declines: the call ends in the client; the server never hears of it.
       if (answered === undefined) throw new Error('the user declined the sampling request');
+      // A model that fails: the same, raised in the client.
+      if (answered.content.text.startsWith('<error ')) throw new Error('model backend down');
       return answered;
     });
     const front = kind === 'http' ? createTestFront({ root: repo.root, model }) : undefined;
@@ -102,6 +107,9 @@ async function connectPeer(era: Era, kind: Kind, model: string): Promise<Peer> {
     const answered = answer(request.params as Record<string, any>);
     // 2025-11-25: the refusal reaches the server as error -1.
     if (answered === undefined) throw new McpError(-1, 'User rejected sampling request');
+    // A host whose model fails answers an error of its own: the Python SDK code 0, fastmcp -32603.
+    const failed = /^<error (-?\d+)>$/.exec(answered.content.text);
+    if (failed !== null) throw new McpError(Number(failed[1]), 'model backend down');
     return answered;
   });
   const front = kind === 'http' ? createTestFront({ root: repo.root, model }) : undefined;
@@ -188,6 +196,44 @@ describe.each([
       expect(error.data.key).toBe('summary');
     });
 
+    it('a summary with a preface and one enclosing fence is unwrapped; the fence inside it stays', async () => {
+      const body = `# Sample Widget\n\nTurns CSV files into charts.\n\n\`\`\`sh\nnpm start\n\`\`\``;
+      Object.assign(peer.script, {
+        pick: '["README.md"]',
+        summary: `Here is the summary:\n\n\`\`\`markdown\n${body}\n\`\`\``,
+      });
+      const { result, error } = await peer.call();
+      expect(error).toBeUndefined();
+      expect(result.structuredContent.summary).toBe(body);
+      expect(texts(result)[0]).toBe(body);
+    });
+
+    it.each([
+      ['pick_files', { pick: ECHO, summary: SUMMARY }],
+      ['summary', { pick: '["README.md"]', summary: ECHO }],
+    ])('an echo of the %s prompt is unusable: -32602 naming it', async (key, script) => {
+      Object.assign(peer.script, script);
+      const { result, error } = await peer.call();
+      expect(result).toBeUndefined();
+      expect(error.code).toBe(-32602);
+      expect(error.data).toEqual({ key, reason: expect.stringContaining('repeats the prompt') });
+    });
+
+    it('a model that fails with error 0: an isError result naming the code, not the SDK wording', async () => {
+      Object.assign(peer.script, { pick: '<error 0>', summary: SUMMARY });
+      const { result, error } = await peer.call();
+      if (era === 'v2 (2026-07-28)') {
+        expect(result).toBeUndefined();
+        return;
+      }
+      expect(error).toBeUndefined();
+      expect(result.isError).toBe(true);
+      expect(texts(result).join('\n')).toContain(
+        "the client's model could not answer the sampling request for 'pick_files' (error 0: model backend down)",
+      );
+      expect(texts(result).join('\n')).not.toContain('Fulfilling input required');
+    });
+
     it('a declined round ends the call', async () => {
       Object.assign(peer.script, { pick: DECLINE, summary: SUMMARY });
       const { result, error } = await peer.call();
@@ -236,6 +282,42 @@ describe.each([
       expect(result.structuredContent.summary.trim()).not.toBe('');
       expect(result.structuredContent.notes).toEqual([
         expect.stringContaining("unusable answer for 'summary' (the summary is empty)"),
+      ]);
+    });
+
+    it.each([
+      ['0 (the Python SDK when its sampling callback raises)', 0],
+      ['-32603 (fastmcp)', -32603],
+      ['-32000 (any other code)', -32000],
+    ])('a model that fails, error %s: 2025-11-25 falls back with a note naming the code', async (_name, code) => {
+      Object.assign(peer.script, { pick: `<error ${code}>`, summary: SUMMARY });
+      const { result, error } = await peer.call();
+      if (era === 'v2 (2026-07-28)') {
+        // The client raises locally and ends the call; the server is never told.
+        expect(result).toBeUndefined();
+        expect(String(error?.message)).toContain('model backend down');
+        return;
+      }
+      expect(error).toBeUndefined();
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent.model).toBe(BUILTIN_MODEL_NAME);
+      expect(result.structuredContent.notes).toEqual([
+        expect.stringContaining(
+          `could not answer the sampling request for 'pick_files' (error ${code}: model backend down)`,
+        ),
+      ]);
+      expect(texts(result).join('\n')).not.toContain('Fulfilling input required');
+    });
+
+    it('an echo model: the built-in model answers both steps, and the notes say why', async () => {
+      Object.assign(peer.script, { pick: ECHO, summary: ECHO });
+      const { result, error } = await peer.call();
+      expect(error).toBeUndefined();
+      expect(result.structuredContent.model).toBe(BUILTIN_MODEL_NAME);
+      expect(result.structuredContent.summary).not.toContain('<<<FILE');
+      expect(result.structuredContent.notes).toEqual([
+        expect.stringContaining("unusable answer for 'pick_files' (the answer repeats the prompt"),
+        expect.stringContaining("unusable answer for 'summary' (the answer repeats the prompt"),
       ]);
     });
 

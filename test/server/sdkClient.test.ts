@@ -129,7 +129,11 @@ describe.each([
     expect(client.getDiscoverResult()?.supportedVersions).toEqual(['2026-07-28']);
     const discover = await client.discover();
     expect(discover.supportedVersions).toEqual(['2026-07-28']);
-    expect(discover.capabilities).toEqual({ tools: {} });
+    // `serve` (stdio) also advertises the tasks extension; the in-process HTTP front here runs without tasks.
+    expect(discover.capabilities).toEqual({
+      tools: {},
+      ...(kind === 'stdio' && { extensions: { 'io.modelcontextprotocol/tasks': {} } }),
+    });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
   });

@@ -49,7 +49,11 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
       capabilities: { tools: {} },
       cacheScope: 'public',
     });
-    expect(Object.keys(result.capabilities)).toEqual(['tools']);
+    // `serve` (stdio) also advertises the tasks extension; the in-process front here runs without tasks.
+    expect(Object.keys(result.capabilities).filter((key) => key !== 'extensions')).toEqual(['tools']);
+    expect(result.capabilities.extensions ?? {}).toEqual(
+      kind === 'stdio' ? { 'io.modelcontextprotocol/tasks': {} } : {},
+    );
     expect(Number.isInteger(result.ttlMs) && result.ttlMs > 0).toBe(true);
     expect(result._meta[SERVER_INFO]).toMatchObject({ name: 'mcp-model-input', version: expect.any(String) });
   });

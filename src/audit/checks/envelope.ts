@@ -11,6 +11,7 @@ import {
 import { MODERN_REVISION } from '../../protocol/revisions.js';
 
 const UNSUPPORTED = '2099-01-01';
+const NUMERIC_VERSION = 'numeric protocolVersion';
 
 function statusProblem(ctx: AuditContext, status: number | undefined, expected: number): string | undefined {
   return ctx.channel.kind === 'http' && status !== expected ? `HTTP ${status} instead of ${expected}` : undefined;
@@ -23,7 +24,7 @@ async function checkInvalidParams(ctx: AuditContext): Promise<void> {
     ['no params', undefined],
     ['no _meta', {}],
     ['empty _meta', { _meta: {} }],
-    ['numeric protocolVersion', { _meta: { ...meta, [VERSION_KEY]: 20260728 } }],
+    [NUMERIC_VERSION, { _meta: { ...meta, [VERSION_KEY]: 20260728 } }],
     ['no clientCapabilities', { _meta: withoutCapabilities }],
   ];
   const problems: string[] = [];
@@ -31,7 +32,10 @@ async function checkInvalidParams(ctx: AuditContext): Promise<void> {
     const message = { jsonrpc: '2.0', id: ctx.nextId(), method: 'tools/list', ...(params !== undefined && { params }) };
     const exchange = await ctx.send(message);
     const error = errorOf(exchange);
-    if (error?.code !== -32602) problems.push(`${label}: ${describeExchange(exchange)}`);
+    // Over HTTP the MCP-Protocol-Version header names 2026-07-28 while the body's version is a number: the header
+    // disagrees with the body, and -32020 is as correct a refusal as -32602.
+    const headerMismatch = ctx.channel.kind === 'http' && label === NUMERIC_VERSION && error?.code === -32020;
+    if (error?.code !== -32602 && !headerMismatch) problems.push(`${label}: ${describeExchange(exchange)}`);
     else {
       const status = statusProblem(ctx, exchange.status, 400);
       if (status !== undefined) problems.push(`${label}: ${status}`);

@@ -26,7 +26,15 @@ import {
   resolveBudgets,
   type SummarizeBudgets,
 } from './prompts.js';
-import { PICK_KEY, SUMMARY_KEY, TOOL_NAME, type SummarizeRepoArgs, type SummarizeRepoOutput } from './schema.js';
+import {
+  MAX_MODEL_NAME_CHARS,
+  PICK_KEY,
+  SUMMARY_KEY,
+  TOOL_NAME,
+  type SummarizeRepoArgs,
+  type SummarizeRepoOutput,
+} from './schema.js';
+import { escapeControls } from '../../protocol/sanitize.js';
 
 export const DEFAULT_AUDIENCE = 'developer';
 export const READ_BUDGET = readBudgetOf(DEFAULT_BUDGETS);
@@ -281,7 +289,8 @@ export function createSummarizeRepoFlow(
         dropped: state.dropped,
         audience: audienceOf(args),
         path: args.path ?? '',
-        model: answer.model,
+        // The model's own name, as it reported itself: escaped like any text from a model.
+        model: escapeControls(answer.model, MAX_MODEL_NAME_CHARS),
         candidates: state.candidates,
         files: state.files ?? [],
         skipped: state.skipped,

@@ -2,8 +2,10 @@
 import type { CandidateReader, Repository } from '../../repo/index.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
 import { findPickList, type PickEntry } from './pickList.js';
+import { PICK_INSTRUCTION } from './prompts.js';
 import { SECRET_FILE_SUFFIX } from './redaction.js';
 import { PICK_KEY } from './schema.js';
+import { escapeControls } from '../../protocol/sanitize.js';
 
 const MAX_REPORTED = 8;
 const MAX_REPORTED_LENGTH = 120;
@@ -14,6 +16,8 @@ const MAX_PATH_LENGTH = 1024;
  * parsing looks at it.
  */
 export const MAX_PICK_ANSWER_BYTES = 64 * 1024;
+/** The candidate list's header line in the pick prompt (prompts.ts). */
+const CANDIDATE_HEADER = /^Candidate files \(\d+ listed of \d+;/m;
 /** Distinct entries looked up in the repository per answer, beyond `maxFiles`: the rest is dropped unread. */
 const EXTRA_LOOKUPS = 8;
 
@@ -33,13 +37,18 @@ export function parsePickText(text: string): PickEntry[] {
       `the answer is longer than ${MAX_PICK_ANSWER_BYTES} bytes (expected a short JSON array of file paths)`,
     );
   }
+  // An echo of the prompt holds its example array: taken as the pick, it would look like an answer.
+  if (text.includes(PICK_INSTRUCTION) || CANDIDATE_HEADER.test(text)) {
+    throw new FlowAnswerError(PICK_KEY, 'the answer repeats the prompt (its instructions and example), not a pick');
+  }
   const found = findPickList(text);
   if (found.kind === 'unusable') throw new FlowAnswerError(PICK_KEY, found.reason);
   return found.entries;
 }
 
+/** A dropped entry as the result echoes it: cut, controls and format characters escaped. */
 function report(entry: string): string {
-  return entry.length > MAX_REPORTED_LENGTH ? `${entry.slice(0, MAX_REPORTED_LENGTH)}…` : entry;
+  return escapeControls(entry.length > MAX_REPORTED_LENGTH ? `${entry.slice(0, MAX_REPORTED_LENGTH)}…` : entry);
 }
 
 /**

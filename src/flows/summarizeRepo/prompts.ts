@@ -75,6 +75,14 @@ export function readBudgetOf(budgets: SummarizeBudgets): ReadBudget {
   };
 }
 
+/** The pick prompt's instruction: an answer that holds it repeats the prompt (and its example array). */
+export const PICK_INSTRUCTION =
+  'Answer with only a JSON array of file paths from the list below, for example ["README.md"].';
+/** The summary prompts' instruction (pick and explore mode): an answer that holds it repeats the prompt. */
+export const SUMMARY_INSTRUCTION = 'Write for the audience named above, in at most 300 words of Markdown.';
+/** How a file excerpt opens in the summary prompt; a summary never holds one. */
+export const FILE_BLOCK_OPENING = '<<<FILE path="';
+
 const PICK_SYSTEM =
   'You select files for a repository summary. Answer with a JSON array of paths copied exactly from the list. ' +
   'No prose, no paths that are not listed.';
@@ -134,7 +142,7 @@ export function buildPickRequest(input: PickPromptInput): { params: CreateMessag
     `Repository: ${escapeControls(input.repoName)}`,
     `Audience: ${escapeControls(input.audience)}`,
     `Pick at most ${input.maxFiles} files that best show what this repository is, how it is organised and where it starts.`,
-    'Answer with only a JSON array of file paths from the list below, for example ["README.md"].',
+    PICK_INSTRUCTION,
     'Any other file of the repository that is not ignored is accepted too, if you know its exact path.',
     '',
   ];
@@ -192,7 +200,7 @@ export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageReq
   const blocks = input.files.map((file) => {
     const encoding = file.encoding === 'utf8' ? '' : ` encoding=${file.encoding}`;
     // Listed paths never hold control characters (repo/listing.ts); escaped again here so no header can be forged.
-    const header = `<<<FILE path="${escapeControls(file.path)}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
+    const header = `${FILE_BLOCK_OPENING}${escapeControls(file.path)}" bytes=${file.size} truncated=${file.truncated}${encoding}>>>`;
     return `${header}\n${file.content}\n<<<END FILE>>>`;
   });
   const facts = input.facts === undefined ? [] : formatFacts(input.facts);
@@ -200,7 +208,7 @@ export function buildSummaryRequest(input: SummaryPromptInput): CreateMessageReq
     `Repository: ${escapeControls(input.repoName)}`,
     `Audience: ${escapeControls(input.audience)}`,
     'Summarize the repository from the files below: what it is for, its main languages, how it is laid out, ' +
-      'and where execution starts. Write for the audience named above, in at most 300 words of Markdown.',
+      `and where execution starts. ${SUMMARY_INSTRUCTION}`,
     ...(facts.length > 0
       ? [
           'Use the repository facts for languages and layout: they cover every file, the excerpts only a few.',

@@ -12,8 +12,8 @@
  */
 import type { CallToolResult, CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
-import type { ReadFileResult } from '../../repo/index.js';
-import { redactTexts, type RedactedText } from '../../repo/secrets/index.js';
+import { formatTruncationMarker, type ReadFileResult } from '../../repo/index.js';
+import { redactTexts, type CutText, type RedactedText } from '../../repo/secrets/index.js';
 import type { ModelStep } from '../flow.js';
 
 /** What was redacted in one file (or one prompt part: `(pick_files prompt)`). */
@@ -59,14 +59,29 @@ export function addRedactions<S extends RedactionState>(state: S, entries: reado
   return { ...state, redacted, ...(more.secrets > 0 && { redactedMore: more }) };
 }
 
-/** The read files with their secrets replaced, and what was replaced per file. */
+/**
+ * A read file as the redactor sees it: what is shown, with the text past the cut (`after`) behind it, so that a
+ * secret across the cut is decided whole; `keep` is where the shown part ends. The truncation marker is set apart.
+ */
+export function cutTextOf(file: ReadFileResult): { cut: CutText; marker: string } {
+  if (file.after === undefined) return { cut: { text: file.content }, marker: '' };
+  const marker = formatTruncationMarker(file.bytesShown, file.size);
+  const shown = file.content.endsWith(marker) ? file.content.slice(0, -marker.length) : file.content;
+  return { cut: { text: shown + file.after, keep: shown.length }, marker: shown === file.content ? '' : marker };
+}
+
+/**
+ * The read files with their secrets replaced, and what was replaced per file. Each file is decided with the text
+ * past its cut, then cut: a secret across the cut is replaced whole (its marker ends the shown text).
+ */
 export async function redactFiles(
   files: readonly ReadFileResult[],
 ): Promise<{ files: ReadFileResult[]; entries: RedactionEntry[] }> {
-  const results = await redactTexts(files.map((file) => file.content));
+  const cuts = files.map(cutTextOf);
+  const results = await redactTexts(cuts.map(({ cut }) => cut));
   const entries = files.flatMap((file, index) => entriesOf(file.path, results[index]!));
-  const redacted = files.map((file, index) =>
-    results[index]!.count === 0 ? file : { ...file, content: results[index]!.text },
+  const redacted = files.map(({ after: _after, ...file }, index) =>
+    results[index]!.count === 0 ? file : { ...file, content: results[index]!.text + cuts[index]!.marker },
   );
   return { files: redacted, entries };
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 export const TOOL_NAME = 'summarize_repo';
 export const PICK_KEY = 'pick_files';
+/** `model` of the result: the model's name as it reported itself, escaped and cut to this many characters. */
+export const MAX_MODEL_NAME_CHARS = 200;
 export const SUMMARY_KEY = 'summary';
 /** The input key of every explore round (one model turn of the tool loop). */
 export const EXPLORE_KEY = 'explore';

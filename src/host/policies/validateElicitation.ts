@@ -1,7 +1,8 @@
 /**
  * Decides whether an `elicitation/create` request is one the host can show: form mode only, a
  * message of at most `MAX_ELICITATION_MESSAGE_BYTES`, and a flat object schema of primitive fields
- * (string, number, integer, boolean, string enums). Anything else is `request_invalid`.
+ * (string, number, integer, boolean, string enums) and multi-select fields (an array of strings from an enum or
+ * titled options, on both revisions). Anything else is `request_invalid`.
  */
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -42,9 +43,22 @@ const numberField = z.object({
   default: z.number().optional(),
 });
 const booleanField = z.object({ type: z.literal('boolean'), ...described, default: z.boolean().optional() });
+/** A multi-select field (both revisions): an array of strings from an enum, or from titled options. */
+const multiSelectField = z.object({
+  type: z.literal('array'),
+  ...described,
+  minItems: count,
+  maxItems: count,
+  items: z.union([
+    z.object({ type: z.literal('string'), enum: z.array(z.string()).min(1) }),
+    z.object({ anyOf: z.array(z.object({ const: z.string(), title: z.string() })).min(1) }),
+  ]),
+  default: z.array(z.string()).optional(),
+});
 
 /** The one schema a field must match: chosen by its keys, so that a bad enum never passes as free text. */
 function fieldSchema(field: Record<string, unknown>) {
+  if (field.type === 'array') return multiSelectField;
   if (field.enum !== undefined) return enumField;
   if (field.oneOf !== undefined) return titledEnumField;
   if (field.type === 'boolean') return booleanField;
@@ -52,7 +66,12 @@ function fieldSchema(field: Record<string, unknown>) {
 }
 
 type Primitive = z.infer<
-  typeof enumField | typeof titledEnumField | typeof stringField | typeof numberField | typeof booleanField
+  | typeof enumField
+  | typeof titledEnumField
+  | typeof stringField
+  | typeof numberField
+  | typeof booleanField
+  | typeof multiSelectField
 >;
 
 /** Validates form-mode elicitation params; throws `HostError('request_invalid')` naming `key`. */
@@ -82,7 +101,7 @@ export function validateElicitation(
     const parsed = isObject(schema) ? fieldSchema(schema).safeParse(schema) : undefined;
     if (parsed === undefined || !parsed.success) {
       throw invalid(
-        `requestedSchema.properties.${quoted(name)} must be a string, number, integer, boolean or string-enum field`,
+        `requestedSchema.properties.${quoted(name)} must be a string, number, integer, boolean, string-enum or multi-select field`,
       );
     }
     properties[name] = parsed.data;
@@ -98,6 +117,11 @@ export function validateElicitation(
   return {
     ...(mode === 'form' && { mode }),
     message,
-    requestedSchema: { type: 'object', properties, ...(required !== undefined && { required }) },
+    requestedSchema: {
+      type: 'object',
+      // The fields' shapes are the SDK's, checked above (its multi-select types are unions zod does not name).
+      properties: properties as ElicitRequestFormParams['requestedSchema']['properties'],
+      ...(required !== undefined && { required }),
+    },
   };
 }

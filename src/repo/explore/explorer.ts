@@ -15,6 +15,7 @@ import { realpath } from 'node:fs/promises';
 
 import { escapeControls } from '../../protocol/sanitize.js';
 import { absoluteOf, isInside, normalizeRelPath } from '../paths.js';
+import { redactLines, scanWhole } from '../secrets/index.js';
 import type { RepoListing, Repository, SkipReason } from '../types.js';
 import { bytesOf, failure, fitLines, quoted } from './results.js';
 import { searchFiles } from './search.js';
@@ -47,6 +48,21 @@ const SKIP_ERRORS: Partial<Record<SkipReason, [ExploreErrorCode, string]>> = {
   vcs_dir: ['outside_root', 'is inside .git: never read'],
   special_file: ['not_a_file', 'is not a regular file'],
 };
+
+/** The kinds and counts of the findings the given lines touch (a finding over several lines counted once). */
+function kindsOf(findings: readonly { kind: string }[], touched: readonly number[][]): Array<[string, number]> {
+  const seen = new Set<number>();
+  const kinds = new Map<string, number>();
+  for (const line of touched) {
+    for (const index of line) {
+      if (seen.has(index)) continue;
+      seen.add(index);
+      const kind = findings[index]!.kind;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+  }
+  return [...kinds];
+}
 
 export function createExplorer(repo: Repository, options: ExplorerOptions = {}): Explorer {
   const base = options.base ?? '';
@@ -166,7 +182,9 @@ export function createExplorer(repo: Repository, options: ExplorerOptions = {}):
     const read = await repo.read([file.path], { perFileBytes: file.size, totalBytes: file.size });
     const shown = read.files[0];
     if (shown === undefined) return unreadable(path);
-    const lines = shown.content.split('\n');
+    // Redacted whole, then windowed: a window that starts inside a key block still shows only its marker.
+    const findings = await scanWhole(shown.content, file.path);
+    const { lines, touched } = redactLines(shown.content, findings);
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     const first = Math.min(Math.max(1, startLine), Math.max(1, lines.length));
     const window = lines.slice(first - 1, first - 1 + Math.min(maxLines, limits.maxLines));
@@ -181,10 +199,12 @@ export function createExplorer(repo: Repository, options: ExplorerOptions = {}):
     const truncated = first > 1 || shownLines < lines.length;
     const text = `${header(last, truncated)}\n${fitted.text}`;
     const bytesShown = bytesOf(window.slice(0, shownLines).join('\n'));
+    const redacted = kindsOf(findings, touched.slice(first - 1, first - 1 + shownLines));
     return {
       text,
       bytes: bytesOf(text),
       file: { path: file.path, size: file.size, bytesShown, truncated, encoding: shown.encoding },
+      ...(redacted.length > 0 && { redacted }),
     };
   }
 

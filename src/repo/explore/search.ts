@@ -5,7 +5,9 @@
  * read_file.
  */
 import { escapeControls } from '../../protocol/sanitize.js';
-import type { Repository } from '../types.js';
+import { formatRedactionMarker, redactLines, scanWhole } from '../secrets/index.js';
+import { formatTruncationMarker } from '../reader.js';
+import type { ReadFileResult, Repository } from '../types.js';
 import { bytesOf, failure, fitLines, quoted } from './results.js';
 import { compileSearchPattern, type LineMatcher } from './searchPattern.js';
 import type { ExploreResult, ExploreToolLimits } from './types.js';
@@ -31,11 +33,59 @@ interface Scan {
   files: Set<string>;
   scanned: number;
   stopped?: string;
+  /** Secrets replaced in the lines shown, per kind. */
+  redacted: Map<string, number>;
+}
+
+const MARKER_START = formatRedactionMarker('').slice(0, -1);
+
+/** `line` cut to `max` characters, never inside one of our markers (the cut then falls after it). */
+export function clipLine(line: string, max: number): string {
+  if (line.length <= max) return line;
+  let end = max;
+  const open = line.lastIndexOf(MARKER_START, end - 1);
+  if (open >= 0) {
+    const close = line.indexOf(']', open);
+    if (close >= end) end = close + 1;
+  }
+  return end >= line.length ? line : `${line.slice(0, end)}…`;
+}
+
+/**
+ * The lines of a file that match, redacted: the file is scanned whole (only when a line of it matches at all), each
+ * line is redacted as a window of it, and the pattern is tested again on the redacted line — so a search can
+ * neither show a part of a secret nor tell, by matching or not, what a secret holds.
+ */
+async function matchingLines(
+  file: ReadFileResult,
+  matcher: LineMatcher,
+): Promise<{ lines: Array<[number, string]>; redacted: Map<string, number> }> {
+  const raw = file.content.split('\n');
+  const redacted = new Map<string, number>();
+  if (!raw.some((line) => matcher.test(line))) return { lines: [], redacted };
+  // Decided with the text past the read's cut, when there is one (reader.ts: `after`).
+  const marker = file.after === undefined ? '' : formatTruncationMarker(file.bytesShown, file.size);
+  const shown = marker !== '' && file.content.endsWith(marker) ? file.content.slice(0, -marker.length) : file.content;
+  const whole = shown === file.content ? shown : shown + (file.after ?? '');
+  const findings = await scanWhole(whole, file.path);
+  const { lines, touched } = redactLines(whole, findings, shown.length);
+  const out: Array<[number, string]> = [];
+  const counted = new Set<number>();
+  for (const [index, line] of lines.entries()) {
+    if (!matcher.test(line)) continue;
+    out.push([index, line]);
+    for (const at of touched[index] ?? []) {
+      if (counted.has(at)) continue;
+      counted.add(at);
+      redacted.set(findings[at]!.kind, (redacted.get(findings[at]!.kind) ?? 0) + 1);
+    }
+  }
+  return { lines: out, redacted };
 }
 
 async function scanContents(input: SearchInput, matcher: LineMatcher): Promise<Scan> {
   const { repo, scope, limits } = input;
-  const scan: Scan = { hits: [], files: new Set(), scanned: 0 };
+  const scan: Scan = { hits: [], files: new Set(), scanned: 0, redacted: new Map() };
   let bytes = 0;
   for (let at = 0; at < scope.length; at += SCAN_BATCH) {
     const texts = (await repo.inspect(scope.slice(at, at + SCAN_BATCH))).files;
@@ -49,13 +99,15 @@ async function scanContents(input: SearchInput, matcher: LineMatcher): Promise<S
       }
       scan.scanned++;
       bytes += file.bytesShown;
-      for (const [index, line] of file.content.split('\n').entries()) {
-        if (!matcher.test(line)) continue;
-        const clipped = line.length > limits.maxMatchChars ? `${line.slice(0, limits.maxMatchChars)}…` : line;
+      const matched = await matchingLines(file, matcher);
+      for (const [index, line] of matched.lines) {
+        const clipped = clipLine(line, limits.maxMatchChars);
         scan.hits.push(`${escapeControls(file.path)}:${index + 1}: ${escapeControls(clipped.trim())}`);
         scan.files.add(file.path);
-        if (scan.hits.length >= limits.maxMatches) return { ...scan, stopped: 'the match limit' };
+        if (scan.hits.length >= limits.maxMatches) break;
       }
+      for (const [kind, count] of matched.redacted) scan.redacted.set(kind, (scan.redacted.get(kind) ?? 0) + count);
+      if (scan.hits.length >= limits.maxMatches) return { ...scan, stopped: 'the match limit' };
     }
   }
   return scan;
@@ -77,5 +129,5 @@ export async function searchFiles(input: SearchInput): Promise<ExploreResult> {
     pathHits.length === 0 ? [] : ['Paths that match:', ...pathHits.map((path) => `  ${escapeControls(path)}`)];
   const lines = [header, ...names, ...(scan.hits.length > 0 ? ['Lines that match:', ...scan.hits] : [])];
   const { text } = fitLines(lines, input.maxBytes);
-  return { text, bytes: bytesOf(text) };
+  return { text, bytes: bytesOf(text), ...(scan.redacted.size > 0 && { redacted: [...scan.redacted] }) };
 }

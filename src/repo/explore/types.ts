@@ -42,6 +42,11 @@ export interface ExploreResult {
   error?: ExploreErrorCode;
   /** read_file only: the file shown. */
   file?: ExploredFile;
+  /**
+   * Secrets replaced in `text`, per kind: read_file and search redact each file whole before a window or a line is
+   * taken from it (a window never starts or ends inside a secret).
+   */
+  redacted?: Array<[kind: string, count: number]>;
 }
 
 /** Per-call limits of the tools. */

@@ -7,10 +7,10 @@
  * (`src/index.ts`) when that exists, and dropped otherwise: an entry point never names an absent path.
  */
 import type { LanguageInfo } from './languageData.js';
-import type { DeclaredEntry } from './manifests.js';
+import type { DeclaredEntry, SourceRoot } from './manifests.js';
 import { manifestTypeOf } from './manifests.js';
 import { nameKey, shortProjectName } from './names.js';
-import { isGeneratedPath, isVendoredPath } from './pathKinds.js';
+import { isDocumentationPath, isGeneratedPath, isVendoredPath } from './pathKinds.js';
 import type { EntryPointFact, ManifestFact } from './types.js';
 import { MAX_ENTRY_POINTS } from './types.js';
 
@@ -18,7 +18,13 @@ export interface EntryPointInput {
   /** Relative to the base, sorted. */
   paths: readonly string[];
   listed: ReadonlySet<string>;
-  manifests: readonly (ManifestFact & { entries: readonly DeclaredEntry[] })[];
+  manifests: readonly (ManifestFact & { entries: readonly DeclaredEntry[]; roots?: readonly SourceRoot[] })[];
+  /**
+   * How many of `manifests` (the first ones) are the project's own: the root's and its main member's. Their
+   * declarations and conventions come before the file named after the project, and that before other members'.
+   * Default: all of them.
+   */
+  leading?: number;
   /** The main code language, if any. */
   language?: string;
   /** The project's name, for the "named after the project" convention. */
@@ -105,8 +111,81 @@ function pythonPackages(dir: string, paths: readonly string[], name: string | un
   return found.sort((a, b) => Number(a.endsWith('__init__.py')) - Number(b.endsWith('__init__.py')));
 }
 
+/** Class names a PHP package's main class conventionally has, when it is not named after the package. */
+const PHP_MAIN_CLASSES = ['Application', 'App', 'Kernel', 'Client', 'Server'];
+/** Directories that hold a framework's core, preferred among main classes of the same depth. */
+const CORE_DIRS = /(^|\/)(core|foundation|kernel|base|main)\/$/i;
+
+/**
+ * A PHP package's main class in its autoloaded namespace roots: named after the namespace's last segment or the
+ * package (`src/PHPMailer.php`), else a conventional main class (`Application`, `Kernel`, `Client`…), shallowest
+ * first and in a core directory (`Foundation/`) before others.
+ */
+function phpMainClass(
+  manifest: ManifestFact & { roots?: readonly SourceRoot[] },
+  paths: readonly string[],
+  listed: ReadonlySet<string>,
+): EntryPointFact[] {
+  const dir = dirOf(manifest.path);
+  const out: EntryPointFact[] = [];
+  const packageName = manifest.name === undefined ? undefined : nameKey(shortProjectName(manifest.name));
+  for (const root of manifest.roots ?? []) {
+    const rootDir = normalize(dir, root.dir);
+    if (rootDir === undefined) continue;
+    const prefix = `${rootDir}/`;
+    const segment = root.namespace
+      .split('\\')
+      .filter((part) => part !== '')
+      .pop();
+    const named = [segment, packageName].filter((name): name is string => name !== undefined);
+    const inRoot = paths.filter(
+      (path) => path.startsWith(prefix) && path.endsWith('.php') && !NOT_SOURCE_DIRS.test(path),
+    );
+    const byName = inRoot.find(
+      (path) =>
+        path.slice(prefix.length).split('/').length === 1 &&
+        named.some((name) => nameKey(name) === nameKey(path.slice(prefix.length, -4))),
+    );
+    if (byName !== undefined) {
+      out.push({
+        path: byName,
+        via: `${manifest.path} \`autoload\` ${root.namespace} (class named after the namespace)`,
+      });
+      continue;
+    }
+    const mains = inRoot
+      .map((path) => {
+        const base = path.slice(path.lastIndexOf('/') + 1, -4);
+        const local = path.slice(prefix.length);
+        return {
+          path,
+          rank: PHP_MAIN_CLASSES.indexOf(base),
+          depth: local.split('/').length,
+          core: CORE_DIRS.test(dirOf(local)),
+        };
+      })
+      .filter((entry) => entry.rank >= 0 && !/(^|\/)(contracts?|interfaces?|testing|tests?)\//i.test(entry.path))
+      .sort(
+        (a, b) =>
+          a.depth - b.depth || Number(b.core) - Number(a.core) || a.rank - b.rank || compareText(a.path, b.path),
+      );
+    if (mains[0] !== undefined && listed.has(mains[0].path)) {
+      out.push({ path: mains[0].path, via: `${manifest.path} \`autoload\` ${root.namespace} (main class)` });
+    }
+  }
+  return out;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The conventional entry points of one manifest's language, in its directory. */
-function conventional(manifest: ManifestFact, paths: readonly string[], listed: ReadonlySet<string>): EntryPointFact[] {
+function conventional(
+  manifest: ManifestFact & { roots?: readonly SourceRoot[] },
+  paths: readonly string[],
+  listed: ReadonlySet<string>,
+): EntryPointFact[] {
   const dir = dirOf(manifest.path);
   const has = (path: string): boolean => listed.has(`${dir}${path}`);
   const found = (path: string, via: string): EntryPointFact => ({ path: `${dir}${path}`, via });
@@ -147,6 +226,30 @@ function conventional(manifest: ManifestFact, paths: readonly string[], listed: 
         ? [found(`lib/${name}.rb`, 'gem library (lib/<name>.rb)')]
         : [];
     }
+    case 'elixir': {
+      // The app's main module, else its OTP application callback (`lib/<app>/application.ex`).
+      const app = manifest.name;
+      if (app === undefined) return [];
+      return [`lib/${app}.ex`, `lib/${app}/application.ex`]
+        .filter(has)
+        .slice(0, 1)
+        .map((path) => found(path, 'Elixir application (lib/<app>.ex, lib/<app>/application.ex)'));
+    }
+    case 'crystal':
+      return manifest.name !== undefined && has(`src/${manifest.name}.cr`)
+        ? [found(`src/${manifest.name}.cr`, 'Crystal shard (src/<name>.cr)')]
+        : [];
+    case 'haskell':
+      return ['app/Main.hs', 'exe/Main.hs', 'Main.hs', 'src/Main.hs']
+        .filter(has)
+        .slice(0, 1)
+        .map((path) => found(path, 'Haskell executable (Main.hs)'));
+    case 'swift':
+      return manifest.name !== undefined && has(`Sources/${manifest.name}/${manifest.name}.swift`)
+        ? [found(`Sources/${manifest.name}/${manifest.name}.swift`, 'Swift package target (Sources/<name>/)')]
+        : [];
+    case 'composer':
+      return phpMainClass(manifest, paths, listed);
     case 'npm':
     case 'deno':
       return ['src/index.ts', 'src/main.ts', 'source/index.ts', 'index.ts', 'index.js', 'src/index.js', 'mod.ts']
@@ -194,20 +297,53 @@ function namedAfterProject(input: EntryPointInput): EntryPointFact[] {
   return best === undefined ? [] : [{ path: best.path, via: best.via }];
 }
 
+const SHELL_EXTENSIONS = /\.(sh|bash|zsh|ksh)$/i;
+const SHELL_HELPERS =
+  /^(install|uninstall|setup|bootstrap|build|release|update|upgrade|test|tests|run[-_]?tests?|ci|lint|format|configure|env)([-_.].*)?$|(^|[-_])(test|tests|mocks?)$/i;
+
+/**
+ * A shell project's top-level script: `<name>.sh`, else its only top-level script that is not an
+ * install, build or test helper.
+ */
+function shellScript(input: EntryPointInput): EntryPointFact[] {
+  if (input.language !== 'Shell') return [];
+  const scripts = input.paths.filter((path) => !path.includes('/') && SHELL_EXTENSIONS.test(path));
+  const name = input.projectName === undefined ? undefined : nameKey(shortProjectName(input.projectName));
+  const named = scripts.find((path) => name !== undefined && nameKey(path.replace(SHELL_EXTENSIONS, '')) === name);
+  if (named !== undefined) return [{ path: named, via: 'shell script named after the project' }];
+  const main = scripts.filter((path) => !SHELL_HELPERS.test(path.replace(SHELL_EXTENSIONS, '')));
+  return main.length === 1 && main[0] !== undefined ? [{ path: main[0], via: 'the top-level shell script' }] : [];
+}
+
+/** Documents, data and licences are never where a reader starts: only code (or an extensionless script). */
+function isDocument(path: string, languageOf: EntryPointInput['languageOf']): boolean {
+  if (isDocumentationPath(path)) return true;
+  const info = languageOf(path);
+  return info !== undefined && (info.type === 'prose' || info.type === 'data' || info.name === 'HTML');
+}
+
 export function findEntryPoints(input: EntryPointInput): EntryPointFact[] {
   const out: EntryPointFact[] = [];
   const seen = new Set<string>();
   const push = (entry: EntryPointFact | undefined): void => {
     if (entry === undefined || seen.has(entry.path) || !input.listed.has(entry.path)) return;
+    if (isDocument(entry.path, input.languageOf)) return;
     seen.add(entry.path);
     out.push(entry);
   };
-  for (const manifest of input.manifests) {
-    for (const entry of manifest.entries) push(resolveDeclared(manifest, entry, input.listed));
+  const leading = input.manifests.slice(0, input.leading ?? input.manifests.length);
+  const others = input.manifests.slice(leading.length);
+  for (const group of [leading, others]) {
+    for (const manifest of group) {
+      for (const entry of manifest.entries) push(resolveDeclared(manifest, entry, input.listed));
+    }
+    for (const manifest of group) {
+      for (const entry of conventional(manifest, input.paths, input.listed)) push(entry);
+    }
+    if (group === leading) {
+      for (const entry of namedAfterProject(input)) push(entry);
+      for (const entry of shellScript(input)) push(entry);
+    }
   }
-  for (const manifest of input.manifests) {
-    for (const entry of conventional(manifest, input.paths, input.listed)) push(entry);
-  }
-  for (const entry of namedAfterProject(input)) push(entry);
   return out.slice(0, MAX_ENTRY_POINTS);
 }

@@ -6,29 +6,19 @@
  */
 import { parse as parseToml } from 'smol-toml';
 
+import { cabal, dotnet, gradleBuild, mix, shard, simpleYaml, swift } from './conventionManifests.js';
+import type { ManifestContent } from './manifestContent.js';
+import { empty, isRecord, named, text } from './manifestContent.js';
 import type { ManifestKind } from './types.js';
+import { escapeControlsDeep } from '../../protocol/sanitize.js';
+
+export type { DeclaredEntry, ManifestContent, SourceRoot } from './manifestContent.js';
 
 export interface ManifestType {
   kind: ManifestKind;
   language: string;
   /** Lower is preferred as the primary manifest among those of one language. */
   rank: number;
-}
-
-/** A declared entry point before it is checked: a path, or a Python module reference. */
-export interface DeclaredEntry {
-  target: string;
-  via: string;
-  module?: boolean;
-}
-
-export interface ManifestContent {
-  name?: string;
-  description?: string;
-  workspace?: boolean;
-  entries: DeclaredEntry[];
-  /** Make targets, npm scripts: commands the project declares. */
-  commands: { command: string; via: string }[];
 }
 
 const BY_NAME: Readonly<Record<string, ManifestType>> = {
@@ -55,6 +45,7 @@ const BY_NAME: Readonly<Record<string, ManifestType>> = {
   'package.swift': { kind: 'swift', language: 'Swift', rank: 0 },
   'pubspec.yaml': { kind: 'dart', language: 'Dart', rank: 0 },
   'mix.exs': { kind: 'elixir', language: 'Elixir', rank: 0 },
+  'shard.yml': { kind: 'crystal', language: 'Crystal', rank: 0 },
 };
 
 /** What kind of manifest a file name is, if any. */
@@ -65,26 +56,9 @@ export function manifestTypeOf(path: string): ManifestType | undefined {
   if (name.endsWith('.gemspec')) return { kind: 'gem', language: 'Ruby', rank: 0 };
   if (name.endsWith('.csproj')) return { kind: 'dotnet', language: 'C#', rank: 0 };
   if (name.endsWith('.fsproj')) return { kind: 'dotnet', language: 'F#', rank: 0 };
+  if (name.endsWith('.sln') || name.endsWith('.slnx')) return { kind: 'dotnet', language: 'C#', rank: 1 };
+  if (name.endsWith('.cabal')) return { kind: 'haskell', language: 'Haskell', rank: 0 };
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function empty(): ManifestContent {
-  return { entries: [], commands: [] };
-}
-
-function named(content: ManifestContent, name: unknown, description: unknown): void {
-  const n = text(name);
-  const d = text(description);
-  if (n !== undefined) content.name ??= n;
-  if (d !== undefined) content.description ??= d;
 }
 
 /** The first string in an `exports` condition tree, preferring `import`, `default`, `node`, `require`. */
@@ -245,6 +219,16 @@ function composer(path: string, source: string): ManifestContent {
   const bins = Array.isArray(data.bin) ? data.bin : [data.bin];
   for (const bin of bins)
     if (text(bin) !== undefined) content.entries.push({ target: text(bin) as string, via: `${path} \`bin\`` });
+  const autoload = isRecord(data.autoload) ? data.autoload : {};
+  for (const standard of ['psr-4', 'psr-0']) {
+    const map = autoload[standard];
+    if (!isRecord(map)) continue;
+    for (const [namespace, dirs] of Object.entries(map)) {
+      for (const dir of Array.isArray(dirs) ? dirs : [dirs]) {
+        if (text(dir) !== undefined) (content.roots ??= []).push({ namespace, dir: text(dir) as string });
+      }
+    }
+  }
   return content;
 }
 
@@ -312,34 +296,6 @@ function meson(_path: string, source: string): ManifestContent {
   return content;
 }
 
-function simpleYaml(_path: string, source: string): ManifestContent {
-  const content = empty();
-  named(
-    content,
-    /^name:\s*["']?([^"'\n]+)["']?\s*$/m.exec(source)?.[1],
-    /^description:\s*["']?([^"'\n]+)["']?\s*$/m.exec(source)?.[1],
-  );
-  return content;
-}
-
-function swift(_path: string, source: string): ManifestContent {
-  const content = empty();
-  named(content, /Package\(\s*name:\s*"([^"]+)"/.exec(source)?.[1], undefined);
-  return content;
-}
-
-function mix(_path: string, source: string): ManifestContent {
-  const content = empty();
-  named(content, /\bapp:\s*:(\w+)/.exec(source)?.[1], /\bdescription:\s*"([^"]+)"/.exec(source)?.[1]);
-  return content;
-}
-
-function dotnet(path: string, _source: string): ManifestContent {
-  const content = empty();
-  named(content, path.slice(path.lastIndexOf('/') + 1).replace(/\.[cf]sproj$/i, ''), undefined);
-  return content;
-}
-
 function deno(path: string, source: string): ManifestContent {
   try {
     return npm(path, source);
@@ -369,6 +325,9 @@ const READERS: Readonly<Record<string, (path: string, source: string) => Manifes
   'pubspec.yaml': simpleYaml,
   'package.swift': swift,
   'mix.exs': mix,
+  'shard.yml': shard,
+  'build.gradle': gradleBuild,
+  'build.gradle.kts': gradleBuild,
 };
 
 /** What a manifest declares; nothing when it does not parse. */
@@ -376,12 +335,15 @@ export function readManifest(path: string, source: string): ManifestContent {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const reader = name.endsWith('.gemspec')
     ? gemspec
-    : name.endsWith('.csproj') || name.endsWith('.fsproj')
+    : /\.([cf]sproj|slnx?)$/.test(name)
       ? dotnet
-      : READERS[name];
+      : name.endsWith('.cabal')
+        ? cabal
+        : READERS[name];
   if (reader === undefined) return empty();
   try {
-    return reader(path, source);
+    // Every field as the prompts, the results and the terminal show it: controls and format characters escaped.
+    return escapeControlsDeep(reader(path, source));
   } catch {
     return empty();
   }

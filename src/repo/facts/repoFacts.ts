@@ -9,19 +9,37 @@ import { createPathLanguage, loadLanguageIndex } from './languageData.js';
 import type { SizeSample } from './languageMix.js';
 import { computeLanguageMix } from './languageMix.js';
 import { computeLayout } from './layout.js';
-import type { DeclaredEntry, ManifestType } from './manifests.js';
+import type { DeclaredEntry, ManifestType, SourceRoot } from './manifests.js';
 import { manifestTypeOf, readManifest } from './manifests.js';
+import type { MainProjectHints } from './mainProject.js';
+import { memberKey, memberRank, wordCounts } from './mainProject.js';
 import { nameKey, shortProjectName } from './names.js';
 import { pathKindOf } from './pathKinds.js';
 import type { CommandFact, LanguageMix, ManifestFact, RepoFacts } from './types.js';
 import { MAX_COMMANDS, MAX_MANIFESTS } from './types.js';
 
 /** Manifests read per run: the primary ones and a few members of a workspace. */
-export const MAX_MANIFEST_READS = 8;
+export const MAX_MANIFEST_READS = 10;
+/** Of which at most this many at the root; the rest go to the members most likely to carry the project. */
+const MAX_ROOT_READS = 6;
 /** Manifests are looked for this many directories deep at most (`packages/x/package.json` is 2). */
 const MANIFEST_DEPTH = 2;
 const NOT_PROJECT_DIRS =
-  /(^|\/)(tests?|__tests__|specs?|fixtures?|testdata|examples?|_examples|demos?|samples?|playground|benchmarks?|benches|docs?|templates?|scripts?|fuzz|fuzzing)\//i;
+  /(^|\/)(tests?|__tests__|specs?|fixtures?|testdata|examples?|_examples|demos?|samples?|playground|benchmarks?|benches|docs?|templates?|scripts?|fuzz|fuzzing|it|e2e|integration[-_]?tests?)\//i;
+/**
+ * A project that only serves the main one, judged by the words of its directory and file names
+ * (`Foo.FuzzTests.csproj`, `Foo.OfficialPlugins.Bar/`, `plugins/x/Makefile`, `foo-benchmarks/`): never the primary.
+ */
+const AUXILIARY_WORDS =
+  /^(tests?|testing|unittests?|integrationtests?|fuzz|fuzzing|fuzztests?|bench|benches|benchmarks?|samples?|examples?|demos?|plugins?|playground|e2e|specs?)$/i;
+
+function isAuxiliaryProject(path: string): boolean {
+  const words = path
+    .replace(/\.[^./]+$/, '')
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .split(/[\s/._-]+/);
+  return words.some((word) => AUXILIARY_WORDS.test(word));
+}
 
 export interface FactsInput {
   /** Every listed path, relative to the summarized base, sorted. */
@@ -33,7 +51,13 @@ export interface FactsInput {
   prefix?: string;
 }
 
-type Found = ManifestFact & { type: ManifestType; depth: number; entries: DeclaredEntry[]; commands: CommandFact[] };
+type Found = ManifestFact & {
+  type: ManifestType;
+  depth: number;
+  entries: DeclaredEntry[];
+  roots?: SourceRoot[];
+  commands: CommandFact[];
+};
 
 /** Manifest text is untrusted and unbounded: names and descriptions are flattened and clipped. */
 const MAX_NAME_CHARS = 100;
@@ -74,7 +98,7 @@ function manifestCandidates(paths: readonly string[]): { path: string; type: Man
     const depth = depthOf(path);
     if (depth > MANIFEST_DEPTH) continue;
     const type = manifestTypeOf(path);
-    if (type === undefined || NOT_PROJECT_DIRS.test(path)) continue;
+    if (type === undefined || NOT_PROJECT_DIRS.test(path) || isAuxiliaryProject(path)) continue;
     const kind = pathKindOf(path);
     if (kind === 'vendored' || kind === 'generated') continue;
     found.push({ path, type, depth });
@@ -92,32 +116,36 @@ function languageMatches(manifest: { language: string }, language: string | unde
 }
 
 /**
- * The member of a workspace that carries the project: named like the root project (`packages/vite` of
- * `vite-monorepo`), or whose name starts the names of its siblings (`axum` beside `axum-core`, `axum-extra`).
+ * The root manifests first (the main language's, lowest rank), then the member that carries the project (see
+ * mainProject.ts: `packages/vite` of `vite-monorepo`, `ktlint-cli` of `ktlint-root`), then the others
+ * shallowest first, the one whose name starts its siblings' names before them (`axum` beside `axum-core`).
  */
-function affinity(manifest: Found, rootName: string | undefined, members: readonly Found[]): number {
-  if (manifest.depth === 0 || manifest.name === undefined) return 0;
-  const key = nameKey(shortProjectName(manifest.name));
-  if (rootName !== undefined && key === nameKey(shortProjectName(rootName))) return -2;
-  const own = manifest.name.toLowerCase();
-  const prefix = members.some((other) => {
-    const name = other.name?.toLowerCase();
-    return other !== manifest && name !== undefined && name.startsWith(own) && /^[-_]/.test(name.slice(own.length));
-  });
-  return prefix ? -1 : 0;
-}
-
-/** The root manifest of the main language first (lowest rank), then the others shallowest first. */
-function orderManifests(found: Found[], mix: LanguageMix): Found[] {
+function orderManifests(found: Found[], mix: LanguageMix, hints: MainProjectHints): Found[] {
   const language = mix.main?.of === 'code' ? mix.main.language : undefined;
-  const rootName = found.find((manifest) => manifest.depth === 0 && manifest.name !== undefined)?.name;
+  const prefixOfSiblings = (manifest: Found): boolean => {
+    const own = manifest.name?.toLowerCase();
+    return (
+      own !== undefined &&
+      found.some((other) => {
+        const name = other.name?.toLowerCase();
+        return other !== manifest && name !== undefined && name.startsWith(own) && /^[-_]/.test(name.slice(own.length));
+      })
+    );
+  };
+  const rank = (manifest: Found): number => {
+    const member = memberRank(manifest.name ?? memberKey(manifest.path), hints);
+    return member === 3 && prefixOfSiblings(manifest) ? 2.9 : member;
+  };
   const score = (manifest: Found): number =>
-    manifest.depth * 100 +
-    affinity(manifest, rootName, found) * 30 +
+    (manifest.depth === 0 ? 0 : rank(manifest) < 3 ? 50 + rank(manifest) * 10 : 100 + manifest.depth * 100) +
     (languageMatches(manifest, language) ? 0 : 20) +
     (manifest.kind === 'make' ? 10 : 0) +
     manifest.type.rank;
   return [...found].sort((a, b) => score(a) - score(b) || compare(a.path, b.path));
+}
+
+function isRootReadme(path: string): boolean {
+  return !path.includes('/') && /^readme(\.(md|markdown|rst|txt|adoc))?$/i.test(path);
 }
 
 export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
@@ -128,8 +156,25 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
   const mix = computeLanguageMix(languageOf, paths, input.sizes);
   const layout = computeLayout(languageOf, paths);
 
-  const candidates = manifestCandidates(paths).slice(0, MAX_MANIFEST_READS);
-  const texts = await input.read(candidates.map((candidate) => candidate.path));
+  // The root's manifests and README first, then the members the root names, up to the read budget.
+  const all = manifestCandidates(paths);
+  const atRoot = all.filter((candidate) => candidate.depth === 0).slice(0, MAX_ROOT_READS);
+  const readme = paths.find(isRootReadme);
+  const rootTexts = await input.read([...atRoot.map((candidate) => candidate.path), ...(readme ? [readme] : [])]);
+  const rootNames = atRoot.flatMap(({ path }) => readManifest(path, rootTexts.get(path) ?? '').name ?? []);
+  const readmeText = readme === undefined ? undefined : rootTexts.get(readme);
+  const hints: MainProjectHints = { rootNames, ...(readmeText !== undefined && { readme: wordCounts(readmeText) }) };
+  const members = all
+    .filter((candidate) => candidate.depth > 0)
+    .map((candidate) => ({ candidate, rank: memberRank(memberKey(candidate.path), hints) }))
+    .sort(
+      (a, b) => a.rank - b.rank || a.candidate.depth - b.candidate.depth || compare(a.candidate.path, b.candidate.path),
+    )
+    .slice(0, MAX_MANIFEST_READS - atRoot.length)
+    .map(({ candidate }) => candidate);
+  const memberTexts = await input.read(members.map((candidate) => candidate.path));
+  const candidates = [...atRoot, ...members];
+  const texts = new Map([...rootTexts, ...memberTexts]);
   const found: Found[] = candidates.map(({ path, type, depth }) => {
     const declared = readManifest(`${input.prefix ?? ''}${path}`, texts.get(path) ?? '');
     const dir = path.slice(0, path.lastIndexOf('/') + 1);
@@ -147,22 +192,43 @@ export async function computeRepoFacts(input: FactsInput): Promise<RepoFacts> {
       type,
       depth,
       entries: declared.entries,
+      ...(declared.roots !== undefined && { roots: declared.roots }),
       commands: declared.commands,
     };
   });
-  const ordered = orderManifests(found, mix);
+  const ordered = orderManifests(found, mix, hints);
   const primary = ordered[0];
-  // The name and description come from the primary manifest's directory (setup.py may leave them to setup.cfg).
+  // The name and description come from the primary manifest's directory (setup.py may leave them to setup.cfg);
+  // a workspace root that names or describes nothing but the monorepo leaves them to its main member.
   const beside = ordered.filter((manifest) => primary !== undefined && dirOf(manifest.path) === dirOf(primary.path));
-  const named = beside.find((manifest) => manifest.name !== undefined);
-  const described = beside.find((manifest) => manifest.description !== undefined);
+  const main = ordered.find(
+    (manifest) => manifest.depth > 0 && memberRank(manifest.name ?? memberKey(manifest.path), hints) < 3,
+  );
+  const rootNamed = beside.find((manifest) => manifest.name !== undefined);
+  // The main package of a workspace root names the project (`vite`, not `@vitejs/vite-monorepo`).
+  const sameName =
+    main?.name !== undefined &&
+    rootNamed?.name !== undefined &&
+    (rootNamed.workspace === true || shortProjectName(rootNamed.name) !== rootNamed.name) &&
+    nameKey(shortProjectName(main.name)) === nameKey(shortProjectName(rootNamed.name));
+  const named = sameName ? main : (rootNamed ?? (primary?.depth === 0 ? main : undefined));
+  const described =
+    beside.find(
+      (manifest) => manifest.description !== undefined && !/\b(mono-?repo|workspace)\b/i.test(manifest.description),
+    ) ??
+    (primary?.depth === 0 && main?.description !== undefined ? main : undefined) ??
+    beside.find((manifest) => manifest.description !== undefined);
   const projectName = named?.name;
 
+  const leading = ordered.filter(
+    (manifest) => manifest.depth === 0 || manifest === main || dirOf(manifest.path) === dirOf(main?.path ?? '/'),
+  ).length;
   const entryPoints = findEntryPoints({
     paths,
     listed,
     languageOf,
     manifests: ordered,
+    leading,
     ...(mix.main?.of === 'code' && { language: mix.main.language }),
     ...(projectName !== undefined && { projectName }),
   });

@@ -79,6 +79,8 @@ export type ManifestKind =
   | 'swift'
   | 'dart'
   | 'elixir'
+  | 'crystal'
+  | 'haskell'
   | 'deno';
 
 export interface ManifestFact {

@@ -29,6 +29,24 @@ export const EXTRA_KINDS = {
 
 type ExtraKind = keyof typeof EXTRA_KINDS;
 
+/**
+ * A private-key block of any type: to its END line, or to the end of the text when the block was cut (a truncated
+ * read keeps no END line); a NUL (between texts scanned together) ends it too. One pass: the lazy body tries the
+ * END alternatives at each character and a match consumes its block.
+ */
+const PRIVATE_KEY =
+  /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----[^\0]*?(?:-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|\0|$)/g;
+
+/** The private-key blocks of a whole text, as ranges (the scanner runs this before it slices a text). */
+export function findPrivateKeys(text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const match of text.matchAll(PRIVATE_KEY)) {
+    const start = match.index ?? 0;
+    if (match[0].length > 0) found.push([start, start + match[0].length]);
+  }
+  return found;
+}
+
 /** A token pattern: the whole match (or the named group `secret`) is reported. */
 const TOKEN_PATTERNS: ReadonlyArray<[ExtraKind, RegExp]> = [
   ['STRIPE_KEY', /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}(?![A-Za-z0-9])/g],
@@ -37,12 +55,7 @@ const TOKEN_PATTERNS: ReadonlyArray<[ExtraKind, RegExp]> = [
   ['GOOGLE_API_KEY', /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g],
   ['PYPI_TOKEN', /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}/g],
   ['JWT', /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g],
-  // To the END line, or to the end of the text when the block was cut (a truncated read keeps no END line); a NUL
-  // (between texts scanned together) ends it too.
-  [
-    'PRIVATE_KEY',
-    /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----[^\0]*?(?:-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|\0|$)/g,
-  ],
+  ['PRIVATE_KEY', PRIVATE_KEY],
 ];
 
 /**
@@ -52,15 +65,21 @@ const TOKEN_PATTERNS: ReadonlyArray<[ExtraKind, RegExp]> = [
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:@/'"`<>]{0,256}):(?<secret>[^\s@/'"`<>]{1,256})@/dgi;
 
 /**
- * `name = value`, `name: value`, `"name": "value"`, `NAME=value` where the name says secret. The value (group
- * `secret`) must then look random: see {@link isLikelySecretValue}.
+ * `name = value`, `name: value`, `"name": "value"`, `NAME=value` where the name says secret. A quoted value runs to
+ * its closing quote (commas, semicolons and spaces inside it belong to it); an unquoted one to the next space,
+ * quote, comma or semicolon. The value (group `quoted` or `bare`) must then look like a secret: see
+ * {@link isLikelySecretValue}. Every part is bounded, so a match costs a bounded number of steps from its start.
  */
 const ASSIGNMENT =
-  /(?<![A-Za-z0-9])(?<name>[A-Za-z0-9_.-]{0,40}?(?:passw(?:or)?d|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|credential)[A-Za-z0-9_.-]{0,20})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?<quote>["'`]?)(?<secret>[^\s"'`;,]{8,200})\k<quote>/dgi;
+  /(?<![A-Za-z0-9])(?<name>[A-Za-z0-9_.-]{0,40}?(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|client[_.-]?key[_.-]?data|credential|(?<![A-Za-z])auth(?![A-Za-z]))[A-Za-z0-9_.-]{0,20})["']?[ \t]*(?<op>:=|=>|=|:)[ \t]*(?:"(?<dq>[^"\n]{1,200})"|'(?<sq>[^'\n]{1,200})'|`(?<bq>[^`\n]{1,200})`|(?<bare>[^\s"'`;,]{8,200}))/dgi;
 
 /** Names that hold no secret even though they contain a secret word: `token_url`, `secret_name`, `public_key`… */
 const HARMLESS_NAME =
   /(?:[_.-](?:url|uri|endpoint|name|id|file|path|dir|length|size|type|field|label|header|prefix|env|var|count|limit|expires?(?:_at|_in)?|ttl)|public[_.-]?key|publishable[_.-]?key|csrf[_.-]?token|tokenizer|tokens)$/i;
+
+/** The same, written in camelCase: `tokenUrl`, `passwordField`, `secretName`. */
+const HARMLESS_CAMEL =
+  /[a-z0-9](?:Url|Uri|Endpoint|Name|Id|File|Path|Dir|Length|Size|Type|Field|Label|Header|Prefix|Count|Limit|Ttl)$/;
 
 /** Shannon entropy in bits per character. */
 export function entropyOf(text: string): number {
@@ -74,17 +93,33 @@ export function entropyOf(text: string): number {
   return bits;
 }
 
+/** Words that stand in for a secret in examples and docs. */
+const STAND_INS = new Set(
+  'password passwd secret token changeme example placeholder redacted required optional undefined null none true false string hidden empty default notset'.split(
+    ' ',
+  ),
+);
+
 /**
  * Whether an assigned value looks like a real secret rather than a reference or a placeholder: not a template
- * (`${X}`, `{{ x }}`, `<token>`, `%s`, `$VAR`), not a call or lookup (`get()`, `env["X"]`), not a plain
- * identifier or dotted name (`process.env.TOKEN`, `PASSWORD_FIELD`), not a path or URL, not a marker of ours;
- * then letters and digits mixed, with entropy of at least 3 bits per character.
+ * (`${X}`, `{{ x }}`, `<token>`, `%s`, `$VAR`), not a call or lookup (`get()`, `env["X"]`), not an identifier or dotted
+ * name (`process.env.TOKEN`, `PASSWORD_FIELD`, `accessToken`), not a path or URL, not a marker of ours. Then:
+ * - letters and digits mixed, with entropy of at least 3 bits per character (any value of 8 or more characters);
+ * - or, when `quoted` (the writer delimited it, so commas and semicolons are part of it), letters only or with
+ *   punctuation: at least 6 characters, not a stand-in word (`changeme`, `password`), entropy of at least 2.5.
+ * A value with whitespace (a label, prose) or an ellipsis (an elided example) is never taken.
  */
-export function isLikelySecretValue(value: string): boolean {
-  if (/^[$<{%[*]/.test(value) || /[()[\]{}]/.test(value)) return false;
-  if (/^[A-Za-z_.-]+$/.test(value) || /^(?:\/|\.\.?\/|~\/|[a-z]+:\/\/)/i.test(value)) return false;
-  if (!/[A-Za-z]/.test(value) || !/[0-9]/.test(value)) return false;
-  return entropyOf(value) >= 3;
+export function isLikelySecretValue(value: string, quoted = false): boolean {
+  if (/^[$<{%[*]/.test(value) || /[()[\]{}]/.test(value) || value.startsWith('redacted:')) return false;
+  // Words with spaces between them are a label or prose (`'Google API key'`), and `…` marks an elided example.
+  if (/\s/.test(value) || value.includes('...') || value.includes('\u2026')) return false;
+  if (/^(?:\/|\.\.?\/|~\/|[a-z]+:\/\/)/i.test(value)) return false;
+  if (/^[A-Za-z]+(?:[_.-][A-Za-z]+)+$/.test(value) || /^[a-z]+(?:[A-Z][a-z]*)+$/.test(value)) return false;
+  const mixed = /[A-Za-z]/.test(value) && /[0-9]/.test(value);
+  if (mixed && value.length >= 8 && entropyOf(value) >= 3) return true;
+  if (!quoted || value.length < 6) return false;
+  if (STAND_INS.has(value.toLowerCase()) || /^(.)\1+$/.test(value)) return false;
+  return entropyOf(value) >= 2.5;
 }
 
 function reportAll(source: SecretLintSourceCode, report: (kind: ExtraKind, range: [number, number]) => void): void {
@@ -106,12 +141,12 @@ function reportAll(source: SecretLintSourceCode, report: (kind: ExtraKind, range
     if (range !== undefined && !/^(?:\$|\{\{|<|%|\*+$)/.test(secret)) report('URL_PASSWORD', range);
   }
   for (const match of text.matchAll(ASSIGNMENT)) {
-    const range = match.indices?.groups?.['secret'];
-    const name = match.groups?.['name'] ?? '';
-    const secret = match.groups?.['secret'] ?? '';
-    if (range !== undefined && !HARMLESS_NAME.test(name) && isLikelySecretValue(secret)) {
-      report('ASSIGNED_SECRET', range);
-    }
+    const groups = match.groups ?? {};
+    const group = (['dq', 'sq', 'bq', 'bare'] as const).find((key) => groups[key] !== undefined);
+    const range = group === undefined ? undefined : match.indices?.groups?.[group];
+    const name = groups['name'] ?? '';
+    if (range === undefined || HARMLESS_NAME.test(name) || HARMLESS_CAMEL.test(name)) continue;
+    if (isLikelySecretValue(groups[group!]!, group !== 'bare')) report('ASSIGNED_SECRET', range);
   }
 }
 

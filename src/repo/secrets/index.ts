@@ -6,10 +6,15 @@ export {
   type SecretFileRule,
 } from './secretFiles.js';
 export {
+  applyFindings,
   formatRedactionMarker,
+  redactLines,
   redactText,
   redactTexts,
   scanText,
+  scanWhole,
+  type CutText,
+  type RedactedLines,
   type RedactedText,
   type SecretFinding,
 } from './scanner.js';

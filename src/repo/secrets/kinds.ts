@@ -3,6 +3,7 @@
  * secretlint rule and message. A finding of a rule not named here is shown by its rule name.
  */
 import { EXTRA_KINDS, EXTRA_RULE_ID } from './extraRules.js';
+import { PROVIDER_KINDS, PROVIDER_RULE_ID } from './providerRules.js';
 
 const PRESET_RULE = '@secretlint/secretlint-rule-';
 
@@ -36,6 +37,7 @@ const PRESET_KINDS: Readonly<Record<string, string | Readonly<Record<string, str
 
 export function kindOf(ruleId: string, messageId: string): string {
   if (ruleId === EXTRA_RULE_ID) return EXTRA_KINDS[messageId as keyof typeof EXTRA_KINDS] ?? 'secret';
+  if (ruleId === PROVIDER_RULE_ID) return PROVIDER_KINDS[messageId as keyof typeof PROVIDER_KINDS] ?? 'secret';
   const name = ruleId.startsWith(PRESET_RULE) ? ruleId.slice(PRESET_RULE.length) : ruleId;
   const entry = PRESET_KINDS[name];
   if (typeof entry === 'string') return entry;

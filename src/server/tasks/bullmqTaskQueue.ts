@@ -26,6 +26,8 @@ export interface BullmqTaskQueueOptions {
 }
 
 const requireCjs = createRequire(import.meta.url);
+/** How long closing waits for BullMQ before it drops the connections. */
+const CLOSE_TIMEOUT_MS = 2_000;
 
 export function createBullmqTaskQueue(options: BullmqTaskQueueOptions): TaskQueue {
   const { Queue, Worker } = requireCjs('bullmq') as typeof BullMQ;
@@ -57,9 +59,10 @@ export function createBullmqTaskQueue(options: BullmqTaskQueueOptions): TaskQueu
       await queue.add('run', { taskId }, { jobId: key, removeOnComplete: true, removeOnFail: true });
     },
     async close() {
-      await worker?.close();
-      await queue.close();
-      await Promise.all([queueConnection, workerConnection].map((client) => client?.quit().catch(() => undefined)));
+      // Bounded: with Redis away, BullMQ's close waits for a connection that may never come back.
+      const closing = Promise.all([worker?.close(true), queue.close()]).catch(() => undefined);
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
+      for (const client of [queueConnection, workerConnection]) client?.disconnect();
     },
   };
 }

@@ -151,7 +151,10 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore 
       return counts;
     },
     async close() {
-      await client.quit().catch(() => client.disconnect());
+      // Bounded: with Redis away a QUIT would wait for a connection that may never come back.
+      const quit = client.quit().catch(() => undefined);
+      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+      client.disconnect();
     },
   };
 }

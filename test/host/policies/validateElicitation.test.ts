@@ -57,10 +57,10 @@ describe('validateInputRequest: elicitation', () => {
     expect(refusal({ requestedSchema: schema({}) }).message).toContain('message must be a string');
   });
 
-  it('refuses nested, array and unknown field schemas, naming the field', () => {
+  it('refuses nested, non-enum array and unknown field schemas, naming the field', () => {
     for (const field of [
       { type: 'object', properties: {} },
-      { type: 'array', items: { type: 'string', enum: ['a'] } },
+      { type: 'array', items: { type: 'object' } },
       { type: 'date' },
       { type: 'string', enum: [] },
       { type: 'number', minimum: 'zero' },
@@ -86,5 +86,43 @@ describe('validateInputRequest: elicitation', () => {
     );
     const error = refusal({ message: 'm', requestedSchema: schema(properties) });
     expect(error.message).toContain('elicitation params are over 262144 bytes');
+  });
+});
+
+describe('validateInputRequest: multi-select fields (2025-11-25 and 2026-07-28 alike)', () => {
+  it('accepts an array of enum strings and one of titled options, with their bounds and default', () => {
+    const properties = {
+      colors: {
+        type: 'array',
+        title: 'Colors',
+        minItems: 1,
+        maxItems: 2,
+        items: { type: 'string', enum: ['red', 'blue'] },
+        default: ['red'],
+      },
+      sizes: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 's', title: 'Small' },
+            { const: 'l', title: 'Large' },
+          ],
+        },
+      },
+    };
+    const valid = validate({ message: 'Pick', requestedSchema: schema(properties) });
+    expect(valid.params).toEqual({ message: 'Pick', requestedSchema: { type: 'object', properties } });
+  });
+
+  it.each([
+    ['items of another type', { type: 'array', items: { type: 'number' } }],
+    ['an empty enum', { type: 'array', items: { type: 'string', enum: [] } }],
+    ['no items', { type: 'array' }],
+    [
+      'a default that is not an array of strings',
+      { type: 'array', items: { type: 'string', enum: ['a'] }, default: 'a' },
+    ],
+  ])('refuses %s', (_name, field) => {
+    expect(refusal({ message: 'Pick', requestedSchema: schema({ field }) })?.code).toBe('request_invalid');
   });
 });

@@ -15,7 +15,7 @@ const B64 = `${ALNUM}+/`;
 const B64URL = `${ALNUM}_-`;
 
 /** Deterministic characters from `alphabet` (sha256 in counter mode). */
-function fake(seed: string, length: number, alphabet: string): string {
+export function fake(seed: string, length: number, alphabet: string): string {
   let out = '';
   for (let block = 0; out.length < length; block++) {
     for (const byte of createHash('sha256').update(`${seed}:${block}`).digest()) {
@@ -34,7 +34,7 @@ function b64url(json: object): string {
   return Buffer.from(JSON.stringify(json)).toString('base64url');
 }
 
-const pem = (label: string, head: string, seed: string): string =>
+export const pem = (label: string, head: string, seed: string): string =>
   `-----BEGIN ${label}-----\n${base64Lines(seed, head, 12)}\n-----END ${label}-----`;
 
 /** One value per kind: `kind` is the marker label the redactor must show. */

@@ -5,7 +5,7 @@ import type { ParsedFacts } from '../factsText.js';
 import { readHeader } from './prompt.js';
 import { MANIFEST_PRIORITY, manifestFacts } from './manifestFacts.js';
 import type { EntryPoint, ManifestFacts } from './manifestFacts.js';
-import { firstSentence, readmeFacts } from './readmeFacts.js';
+import { describingSentence, firstSentence, readmeFacts } from './readmeFacts.js';
 import type { ReadmeFacts } from './readmeFacts.js';
 
 /**
@@ -168,10 +168,33 @@ function chooseName(
     const short = shortProjectName(declared.value);
     // The README's spelling when it names the same project (`cJSON`, `Flask`).
     const spelled = titles.find((title) => title.replace(/[{}]/g, '').toLowerCase() === short.toLowerCase());
-    return { value: spelled ?? short, from: declared.from };
+    if (spelled !== undefined) return { value: spelled, from: declared.from };
+    // A package id (`laravel/framework`, `@scope/name`) is whole, unless the README's title names the same thing.
+    if (isPackageId(declared.value)) {
+      const words = new Set(
+        declared.value
+          .toLowerCase()
+          .split(/[@/_.-]+/)
+          .filter((word) => word.length > 1),
+      );
+      const title = titles.find((candidate) =>
+        candidate
+          .toLowerCase()
+          .split(/[\s/_.-]+/)
+          .some((word) => words.has(word.replace(/[^\p{L}\p{N}]/gu, ''))),
+      );
+      return { value: title ?? declared.value, from: title === undefined ? declared.from : `${readme?.path} title` };
+    }
+    return { value: short, from: declared.from };
   }
   if (readme !== undefined && titles[0] !== undefined) return { value: titles[0], from: `${readme.path} title` };
   return repository === undefined ? undefined : { value: repository, from: 'repository name' };
+}
+
+/** `vendor/name` or `@scope/name`, not a Go module path (`github.com/x/y`) nor a workspace root (`@x/monorepo`). */
+function isPackageId(name: string): boolean {
+  const match = /^@?([\w-]+)\/([\w.-]+)$/.exec(name.trim());
+  return match !== null && shortProjectName(name).toLowerCase() === (match[2] ?? '').toLowerCase();
 }
 
 /** The README title adds to the sentence when some of its words are not in it (`JSON for Modern C++`). */
@@ -200,10 +223,14 @@ function choosePurpose(
     const description = facts.description?.trim();
     if (description) return { value: description, from: `${block.path} description` };
   }
-  if (readme?.facts.sentence !== undefined) {
+  const names = [name, ...(readme?.facts.titles.map(titleName) ?? [])].filter(
+    (value): value is string => value !== undefined,
+  );
+  const described = readme === undefined ? undefined : describingSentence(readme.facts, names);
+  if (readme !== undefined && described !== undefined) {
     return {
-      value: withTagline(readme.facts.sentence, readme.facts.titles[0], name),
-      from: `${readme.path} first sentence`,
+      value: withTagline(described, readme.facts.titles[0], name),
+      from: `${readme.path} ${described === readme.facts.sentence ? 'first sentence' : 'sentence about the project'}`,
     };
   }
   for (const block of blocks) {

@@ -13,7 +13,8 @@ import { parseFacts } from '../factsText.js';
  * diversity: at most one README; first one file per top-level directory (a root-level file is its
  * own group, so the README and the manifest can both be chosen), then the best of the rest.
  * Files with a negative score (tests, lock files, vendored or generated files) are only chosen
- * when nothing else was listed.
+ * when nothing else was listed; changelogs, licences, contribution guides and agent instructions
+ * (`CHANGELOG.md`, `AGENTS.md`…) only when nothing else is left.
  */
 
 export interface PickPrompt {
@@ -79,6 +80,10 @@ export function parsePickPrompt(text: string): PickPrompt {
   return { limit, candidates, ...(preferred.length > 0 && { preferred }) };
 }
 
+/** Files about the project's process, not what it is: chosen only when nothing else is left. */
+const META_DOCUMENT =
+  /(^|\/)(CHANGES|CHANGELOG|HISTORY|NEWS|RELEASES?|RELEASING|CONTRIBUTING|CONTRIBUTORS|AUTHORS|LICEN[CS]E|COPYING|NOTICE|CODE_OF_CONDUCT|SECURITY|SUPPORT|GOVERNANCE|AGENTS|CLAUDE|UPGRADING|MIGRATION)([.-][^/]*)?$/i;
+
 function diversityGroup(path: string): string {
   const segments = path.split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.');
   return segments.length > 1 ? `dir:${segments[0] ?? ''}` : `file:${path}`;
@@ -93,9 +98,10 @@ export function choosePicks(prompt: PickPrompt): string[] {
   const groups = new Set<string>();
   let readmeChosen = false;
 
-  const pass = (onePerGroup: boolean): void => {
+  const pass = (onePerGroup: boolean, meta = false): void => {
     for (const { path } of eligible) {
       if (chosen.size >= prompt.limit) return;
+      if (META_DOCUMENT.test(path) !== meta) continue;
       const group = diversityGroup(path);
       const readme = isReadmePath(path);
       if (chosen.has(path) || (readme && readmeChosen) || (onePerGroup && groups.has(group))) continue;
@@ -114,6 +120,7 @@ export function choosePicks(prompt: PickPrompt): string[] {
   }
   pass(true);
   pass(false);
+  pass(false, true);
   return [...chosen];
 }
 

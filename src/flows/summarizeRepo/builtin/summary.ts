@@ -66,7 +66,7 @@ function projectSection(facts: SummaryFacts, name: string): string[] {
   lines.push(
     facts.purpose !== undefined
       ? `- Purpose: ${clip(facts.purpose.value, PURPOSE_CHARS)} (from ${facts.purpose.from})`
-      : '- Purpose: not stated (no manifest description, no sentence in the README read).',
+      : '- Purpose: unknown (no manifest description, no sentence in the README read that describes the project).',
   );
   lines.push(
     facts.mainLanguage !== undefined

@@ -6,7 +6,9 @@
  * - each result is capped (`perCallBytes`), all results together at `bounds.bytes` (later calls get less);
  * - a call repeated verbatim is not run again: its result says so (and counts toward the repeat bound);
  * - calls that could not be run (unknown tool, invalid arguments, over the tool-call bound) get an error result;
- * - every text the model will see is redacted (one scan), each finding reported against its file.
+ * - every text the model will see is redacted (one scan), each finding reported against its file; read_file and
+ *   search results come redacted already (a file is decided whole before a window or a line is cut from it), and
+ *   what they replaced is reported the same way.
  */
 import type { SamplingMessage } from '@modelcontextprotocol/server';
 
@@ -54,6 +56,8 @@ interface ResultText {
   isError: boolean;
   /** Where a redaction finding in it is reported. */
   where: string;
+  /** Secrets the explorer replaced already (it redacts a file whole before it takes a window or a line). */
+  found?: Array<[kind: string, count: number]>;
 }
 
 const keyOf = (call: ExploreCall): string => JSON.stringify(toolInput(call)) + call.tool;
@@ -121,6 +125,7 @@ export async function rebuildConversation(input: RebuildInput): Promise<Rebuilt>
         text: result.text,
         isError: result.error !== undefined,
         where: call.tool === 'read_file' && result.file !== undefined ? result.file.path : `(${call.tool} result)`,
+        ...(result.redacted !== undefined && { found: result.redacted }),
       });
       calls.push({
         tool: call.tool,
@@ -139,7 +144,8 @@ export async function rebuildConversation(input: RebuildInput): Promise<Rebuilt>
   const entries: RedactionEntry[] = [];
   redacted.forEach((found, index) => {
     const where = index === 0 ? '(explore prompt)' : flat[index - 1]!.where;
-    for (const [kind, count] of found.kinds) entries.push({ path: where.slice(0, 100), kind, count });
+    const kinds = [...found.kinds, ...(index === 0 ? [] : (flat[index - 1]!.found ?? []))];
+    for (const [kind, count] of kinds) entries.push({ path: where.slice(0, 100), kind, count });
   });
   let next = 1;
   for (const [turn, turnResults] of results.entries()) {

@@ -22,7 +22,8 @@ import {
   type SummarizeBudgets,
 } from '../prompts.js';
 import { redactFiles } from '../redaction.js';
-import { EXPLORE_KEY, SUMMARY_KEY, TOOL_NAME, type SummarizeRepoArgs } from '../schema.js';
+import { escapeControls } from '../../../protocol/sanitize.js';
+import { EXPLORE_KEY, MAX_MODEL_NAME_CHARS, SUMMARY_KEY, TOOL_NAME, type SummarizeRepoArgs } from '../schema.js';
 import { checkSummaryText } from '../summaryAnswer.js';
 import { PER_CALL_BYTES, reachedBound, resolveBounds, type ExploreBounds } from './bounds.js';
 import type { ExploreState } from './callLog.js';
@@ -100,7 +101,7 @@ export function createExploreFlow(options: ExploreFlowOptions): FlowDefinition<S
       state,
       rebuilt,
       text,
-      model: answer.model,
+      model: escapeControls(answer.model, MAX_MODEL_NAME_CHARS),
       listed: context.listed,
       facts: context.facts,
       bounds,

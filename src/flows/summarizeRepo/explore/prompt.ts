@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { escapeControls } from '../../../protocol/sanitize.js';
 import type { RepoFacts } from '../../../repo/index.js';
 import { formatFacts } from '../factsText.js';
+import { SUMMARY_INSTRUCTION } from '../prompts.js';
 import { DEFAULT_AUDIENCE } from '../flow.js';
 import type { SummarizeRepoArgs } from '../schema.js';
 import { describeEnd, type ExploreBounds } from './bounds.js';
@@ -50,7 +51,7 @@ export function explorePrompt(context: PromptContext, args: SummarizeRepoArgs, b
       ? []
       : [`Directory: ${escapeControls(context.base)} (tool paths are relative to the repository root)`]),
     'Summarize the repository: what it is for, its main languages, how it is laid out, and where execution starts. ' +
-      'Write for the audience named above, in at most 300 words of Markdown.',
+      SUMMARY_INSTRUCTION,
     'First explore it with the tools list_directory, read_file and search: the README and the manifests first, ' +
       `then the entry points. You have at most ${bounds.toolCalls} tool calls in ${Math.max(0, bounds.rounds - 1)} ` +
       `rounds and about ${Math.round(bounds.bytes / 1024)} KiB of tool results. When you have seen enough, answer ` +

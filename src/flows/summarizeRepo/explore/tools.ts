@@ -34,7 +34,9 @@ const schemas = {
   }),
 } as const;
 
-const PATH_HELP = 'relative to the repository root, e.g. "src/lib"';
+/** Each path argument's example names what that argument takes: a directory, or a file. */
+const DIRECTORY_HELP = 'relative to the repository root, e.g. "src/lib"';
+const FILE_HELP = 'relative to the repository root, e.g. "src/index.ts"';
 
 /** The three tools offered in every explore request, in a fixed order. */
 export const EXPLORE_TOOLS: Tool[] = [
@@ -49,7 +51,7 @@ export const EXPLORE_TOOLS: Tool[] = [
         path: {
           type: 'string',
           maxLength: EXPLORE_ARGUMENT_LIMITS.pathBytes,
-          description: `Directory, ${PATH_HELP}; default the root.`,
+          description: `Directory, ${DIRECTORY_HELP}; default the root.`,
         },
       },
       additionalProperties: false,
@@ -62,7 +64,7 @@ export const EXPLORE_TOOLS: Tool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', maxLength: EXPLORE_ARGUMENT_LIMITS.pathBytes, description: `File, ${PATH_HELP}.` },
+        path: { type: 'string', maxLength: EXPLORE_ARGUMENT_LIMITS.pathBytes, description: `File, ${FILE_HELP}.` },
         startLine: { type: 'integer', minimum: 1, description: 'First line to show (1-based); default 1.' },
         maxLines: {
           type: 'integer',
@@ -88,7 +90,7 @@ export const EXPLORE_TOOLS: Tool[] = [
         path: {
           type: 'string',
           maxLength: EXPLORE_ARGUMENT_LIMITS.pathBytes,
-          description: `Directory to search, ${PATH_HELP}.`,
+          description: `Directory to search, ${DIRECTORY_HELP}; default the root.`,
         },
       },
       required: ['pattern'],

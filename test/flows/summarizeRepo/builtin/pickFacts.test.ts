@@ -61,4 +61,18 @@ describe('built-in pick with repository facts', () => {
     expect(parsePickPrompt(pickText(CANDIDATES, 3)).preferred).toBeUndefined();
     expect(JSON.parse(answerPick(pickText(CANDIDATES, 3)))).not.toContain('cmd/tool/main.go');
   });
+
+  it('takes changelogs, licences, contribution guides and agent instructions only when nothing else is left', () => {
+    const files: [string, number][] = [
+      ['README.md', 3000],
+      ['shard.yml', 300],
+      ['CHANGELOG.md', 9000],
+      ['CONTRIBUTING.md', 4000],
+      ['AGENTS.md', 2000],
+      ['LICENSE', 1000],
+      ['src/web/router.cr', 4000],
+    ];
+    expect(JSON.parse(answerPick(pickText(files, 3)))).toEqual(['README.md', 'shard.yml', 'src/web/router.cr']);
+    expect(JSON.parse(answerPick(pickText(files, 5)))).toHaveLength(5);
+  });
 });

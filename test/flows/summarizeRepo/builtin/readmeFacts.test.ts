@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { looksLikeName } from '../../../../src/flows/summarizeRepo/builtin/fileBlocks.js';
-import { firstSentence, readmeFacts } from '../../../../src/flows/summarizeRepo/builtin/readmeFacts.js';
+import {
+  describingSentence,
+  firstSentence,
+  readmeFacts,
+} from '../../../../src/flows/summarizeRepo/builtin/readmeFacts.js';
 
 describe('README facts', () => {
   it('skips HTML blocks, badges, merchandise and sponsor calls to the first real sentence', () => {
@@ -70,5 +74,82 @@ describe('README facts', () => {
       'Fast. Tiny HTTP client for browsers and Node.',
     );
     expect(firstSentence('No punctuation at all in this line')).toBe('No punctuation at all in this line');
+  });
+
+  it('skips badges, images, a tagline in another script, directions and fine print to the sentence about the project', () => {
+    const readme = [
+      '![logo](logo.png)',
+      '',
+      '[![CI](https://ci.example/badge.svg)](https://ci.example) [![npm](https://x/y.svg)](https://x)',
+      '',
+      '一个快速、高效的 HTTP 客户端库，适用于各种应用。',
+      '',
+      'See the project website for documentation and APIs.',
+      '',
+      'Vitest requires Vite >=v6 and Node >=v20.',
+      '',
+      'HTTP is the way modern applications network.',
+      '',
+      'FastHttp is an HTTP client that is efficient by default.',
+      '',
+      'MIT License © 2021-Present Acme Inc.',
+    ].join('\n');
+    const facts = readmeFacts(readme);
+    expect(facts.statements).toEqual([
+      'HTTP is the way modern applications network.',
+      'FastHttp is an HTTP client that is efficient by default.',
+    ]);
+    expect(facts.sentence).toBe('HTTP is the way modern applications network.');
+    expect(describingSentence(facts, ['FastHttp'])).toBe('FastHttp is an HTTP client that is efficient by default.');
+    expect(describingSentence(facts, ['other'])).toBe('HTTP is the way modern applications network.');
+  });
+
+  it('reads prose in an HTML paragraph only when the Markdown has none, never a sponsor’s slogan or small print', () => {
+    const readme = [
+      '<p align="center">',
+      '<a href="https://kotlinlang.org/">Kotlin</a> linter in spirit of <a href="https://x">standard</a> and gofmt',
+      '</p>',
+      '',
+      '<div align="center">',
+      '  <a href="https://sponsor.example"><b>Fast remote container builds and runners.</b></a>',
+      '  <sup>Fast remote container builds and runners for everyone.</sup>',
+      '</div>',
+      '',
+      '## Quick start',
+      '',
+      '* Step 1: install it',
+      '  All files with extension `.kt` below the current directory will be scanned.',
+      '',
+      'This project is not affiliated with nor endorsed by JetBrains.',
+    ].join('\n');
+    expect(readmeFacts(readme).sentence).toBe('Kotlin linter in spirit of standard and gofmt');
+    const sponsorOnly = readme.split('\n').slice(4).join('\n');
+    expect(readmeFacts(sponsorOnly).sentence).toBeUndefined();
+    expect(readmeFacts(`${readme}\n\nKtool formats and lints Kotlin code.\n`).sentence).toBe(
+      'Ktool formats and lints Kotlin code.',
+    );
+  });
+
+  it('finds no purpose in a README of directions only (the summary then says the purpose is unknown)', () => {
+    const facts = readmeFacts(
+      '# acme/core\n\nPlease follow the documentation at acme.dev!\n\nFor questions and support please use the forum.\n',
+    );
+    expect(facts.sentence).toBeUndefined();
+    expect(facts.statements).toEqual([]);
+  });
+
+  it('never takes a badge service’s image for the logo, whatever its alt text', () => {
+    const readme = [
+      '<p align="center">',
+      '<a href="https://jitpack.io/#x/y"><img src="https://jitpack.io/v/x/y.svg" alt="JitPack"></a>',
+      '<a href="https://x"><img src="https://img.shields.io/badge/Java-11+-blue" alt="Java 11+"></a>',
+      '</p>',
+      '',
+      'Tool is a decompiler for Android packages.',
+    ].join('\n');
+    expect(readmeFacts(readme).titles).toEqual([]);
+    expect(readmeFacts('<img src="media/logo.svg" alt="Tool logo">\n\nTool decompiles things well.\n').titles).toEqual([
+      'Tool',
+    ]);
   });
 });

@@ -132,7 +132,7 @@ describe('built-in model on real trees', () => {
       'bin/fetch': '#!/usr/bin/env php\n<?php\n',
       'src/Client.php': '<?php\nclass Client {}\n',
     });
-    expect(php.text).toContain('- Name: **fetcher** (from composer.json name)');
+    expect(php.text).toContain('- Name: **acmehttp/fetcher** (from composer.json name)');
     expect(php.text).toContain('- Purpose: A PHP HTTP client (from composer.json description)');
     expect(php.picked).toEqual(['README.md', 'composer.json', 'bin/fetch']);
     const java = await summarize({
@@ -145,6 +145,28 @@ describe('built-in model on real trees', () => {
     expect(java.text).toContain('- Name: **parsely** (from pom.xml artifactId)');
     expect(java.text).toContain('- Purpose: Parsely HTML parser (from pom.xml description)');
     expect(java.picked).toEqual(['README.md', 'pom.xml', 'src/main/java/org/acme/parsely/Parsely.java']);
+  });
+
+  it('reports a vendor/name or @scope/name package id whole, or the README title that names the same thing', async () => {
+    const whole = await summarize({
+      'README.md': '# Health score\n\nAcme is a web application framework with expressive syntax.\n',
+      'composer.json': JSON.stringify({ name: 'acme/framework', autoload: { 'psr-4': { 'Acme\\': 'src/' } } }),
+      'src/Foundation/Application.php': '<?php\nclass Application {}\n',
+    });
+    expect(whole.text).toContain('- Name: **acme/framework** (from composer.json name)');
+    expect(whole.text).toContain('start at `src/Foundation/Application.php`');
+    const scoped = await summarize({
+      'README.md': '# Overview\n\nThe SDK talks to the Acme API from TypeScript programs.\n',
+      'package.json': JSON.stringify({ name: '@acme/sdk', main: 'src/index.ts' }),
+      'src/index.ts': 'export {};\n',
+    });
+    expect(scoped.text).toContain('- Name: **@acme/sdk** (from package.json name)');
+    const titled = await summarize({
+      'README.md': '# Acme TypeScript SDK\n\nThe SDK talks to the Acme API from TypeScript programs.\n',
+      'package.json': JSON.stringify({ name: '@acme/sdk', main: 'src/index.ts' }),
+      'src/index.ts': 'export {};\n',
+    });
+    expect(titled.text).toContain('- Name: **Acme TypeScript SDK** (from README.md title)');
   });
 
   it('says documentation only for a repository without code, and keeps its size bounded at any scale', async () => {

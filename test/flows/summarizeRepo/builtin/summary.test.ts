@@ -40,7 +40,7 @@ describe('built-in summary', () => {
     expect(project).not.toContain('badge');
     const sourceOnly = section(await summarize([{ path: 'main.go', content: 'package main' }]), 'Project');
     expect(sourceOnly).toContain('Name: **acme-repo** (from repository name)');
-    expect(sourceOnly).toContain('Purpose: not stated');
+    expect(sourceOnly).toContain('Purpose: unknown');
   });
 
   it('trims a long purpose to about 300 characters', async () => {
