@@ -8,6 +8,7 @@
  *   app                  composition: server + fronts + key ring + models + the legacy era
  *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
  *   server               server assembly, the era seam
+ *   kit                  the model-tool kit: defineModelTool, replay, routes down the model plan — knows no tool
  *   migrate              the codemod and the source reader of `plan --from-source` (ts-morph); it reads
  *                        the planner's workflow types and nothing of the server or client side
  *   plan > audit > host  the planner; the compliance probe (a client); the host runtime — the client
@@ -26,6 +27,7 @@ const LAYERS = [
   ['transports', '^src/transports/'],
   ['legacy', '^src/legacy/'],
   ['server', '^src/server/'],
+  ['kit', '^src/kit/'],
   ['migrate', '^src/migrate/'],
   ['plan', '^src/plan/'],
   ['audit', '^src/audit/'],
@@ -43,6 +45,7 @@ const SIDEWAYS = {
   transports: ['legacy', 'plan', 'audit', 'host'],
   legacy: ['transports', 'plan', 'audit', 'host'],
   server: ['plan', 'audit', 'host'],
+  kit: ['plan', 'audit', 'host'],
   migrate: ['audit', 'host', 'flows', 'models', 'repo', 'state'],
   plan: ['host'],
 };
@@ -81,6 +84,15 @@ module.exports = {
       to: { path: '^src/legacy/' },
     },
     {
+      name: 'host-and-audit-import-no-tool',
+      comment:
+        'the host runtime and the audit are clients: they import no tool (summarize_repo, the kit); their deterministic ' +
+        'model comes from the composition (app/, the ./host surface)',
+      severity: 'error',
+      from: { path: '^src/(host|audit)/' },
+      to: { path: ['^src/flows/summarizeRepo/', '^src/kit/', '^examples/'] },
+    },
+    {
       name: 'no-circular',
       comment: 'no import cycles, type-only ones included',
       severity: 'error',
@@ -98,7 +110,7 @@ module.exports = {
       comment: 'examples/ import only the public surfaces (package.json "exports")',
       severity: 'error',
       from: { path: '^examples/' },
-      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|host/index\\.ts|plan/index\\.ts)$' },
+      to: { path: '^src/', pathNot: '^src/(index\\.ts|entries/[^/]+\\.ts|plan/index\\.ts)$' },
     },
   ],
   options: {

@@ -8,7 +8,7 @@
  */
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 
-import { clientTransport, createBuiltinModel, createHostClient } from '../src/host/index.js';
+import { clientTransport, createBuiltinModel, createHostClient } from '../src/entries/host.js';
 
 type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; default?: unknown };
 

@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createApprover, createHost, parseApprovalMode, parseHostModelSpec } from '../src/host/index.js';
+import { createApprover, createHost, parseApprovalMode, parseHostModelSpec } from '../src/entries/host.js';
 
 const root = process.argv[2] ?? process.cwd();
 const host = createHost({

@@ -40,6 +40,9 @@ const TREE: Record<string, string[]> = {
   'src/plan/a.ts': ['type:src/plan/b.ts'],
   'src/plan/b.ts': ['type:src/plan/a.ts'],
   'examples/internals.ts': ['src/flows/tool.ts'],
+  'src/host/hostModels.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
+  'src/audit/scriptedHost.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
+  'src/flows/summarizeRepo/builtin/model.ts': [],
   'src/migrate/fromHost.ts': ['src/host/client.ts'],
   'src/plan/fromMigrate.ts': ['src/migrate/workflowFromSource.ts'],
 };
@@ -88,6 +91,8 @@ describe('the dependency rules (npm run deps)', () => {
         'layer-protocol: src/protocol/fromState.ts -> src/state/codec.ts',
         'no-circular: src/plan/a.ts -> src/plan/b.ts',
         'examples-use-public-surfaces: examples/internals.ts -> src/flows/tool.ts',
+        'host-and-audit-import-no-tool: src/host/hostModels.ts -> src/flows/summarizeRepo/builtin/model.ts',
+        'host-and-audit-import-no-tool: src/audit/scriptedHost.ts -> src/flows/summarizeRepo/builtin/model.ts',
         'layer-migrate: src/migrate/fromHost.ts -> src/host/client.ts',
         'layer-plan: src/plan/fromMigrate.ts -> src/migrate/workflowFromSource.ts',
       ].sort(),

@@ -2,7 +2,8 @@
  * The package as a user gets it: `npm pack` (of the dist/ this run built), installed into an empty
  * project from the tarball (dependencies from the npm cache; the registry is asked only for what the
  * cache lacks), then the installed binary: --version, the main job, and a stdio server answering
- * server/discover.
+ * server/discover. A second tarball (the same build, another version) installed into a second project holds an
+ * author's tool module: the first project's binary serves it with --tool-module (two copies of the kit).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -81,6 +82,64 @@ describe('the installed package', () => {
     expect(stdout).toContain("+    const explanation = await ctx.sample('explanation', {");
     expect(stdout).toContain('1 migrated, 0 flagged, 0 unsupported');
   });
+
+  it(
+    'serves a tool module that imports mcp-model-input/tool from another installed copy',
+    async () => {
+      // The second copy: the tarball unpacked, its version changed, packed and installed into the author's project.
+      const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'))!;
+      const unpacked = join(work, 'second');
+      await run('mkdir', [unpacked]);
+      await run('tar', ['-xzf', join(work, tarball), '-C', unpacked]);
+      const manifest = join(unpacked, 'package', 'package.json');
+      const pkg = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
+      await writeFile(manifest, JSON.stringify({ ...pkg, version: `${pkg.version}-author` }));
+      await run('npm', ['pack', '--ignore-scripts', '--pack-destination', unpacked], {
+        cwd: join(unpacked, 'package'),
+        timeout: 60_000,
+      });
+      const second = (await readdir(unpacked)).find((name) => name.endsWith('-author.tgz'))!;
+      const author = join(work, 'author');
+      await run('mkdir', [author]);
+      await writeFile(join(author, 'package.json'), JSON.stringify({ name: 'author', private: true, type: 'module' }));
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(unpacked, second)], {
+        cwd: author,
+        timeout: INSTALL_TIMEOUT_MS,
+      });
+      await writeFile(
+        join(author, 'echoTool.mjs'),
+        [
+          "import { defineModelTool } from 'mcp-model-input/tool';",
+          "import { z } from 'zod';",
+          'export default defineModelTool({',
+          "  name: 'echo_model', description: 'Asks the model once.', input: z.object({ text: z.string() }),",
+          "  steps: { say: {} }, builtin: { say: (_r, { prompt }) => ({ content: { type: 'text', text: `built-in: ${prompt}` } }) },",
+          "  async run({ text }, ctx) { return (await ctx.sample('say', { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 })).text; },",
+          '});',
+        ].join('\n'),
+      );
+      const child = spawn(
+        bin,
+        ['serve', '--stdio', '--root', repo.root, '--tool-module', join(author, 'echoTool.mjs')],
+        {
+          cwd: project,
+          stdio: 'pipe',
+        },
+      );
+      try {
+        const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+        const call = { name: 'echo_model', arguments: { text: 'hello' }, _meta: meta() };
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call })}\n`);
+        const reply = JSON.parse(((await lines.next()).value as string) ?? '{}') as {
+          result?: { content: Array<{ text: string }> };
+        };
+        expect(reply.result?.content[0]?.text).toBe('built-in: hello');
+      } finally {
+        child.kill();
+      }
+    },
+    INSTALL_TIMEOUT_MS + 60_000,
+  );
 
   it('serves stdio and answers server/discover', async () => {
     const child = spawn(bin, ['serve', '--stdio', '--root', repo.root], { cwd: project, stdio: 'pipe' });

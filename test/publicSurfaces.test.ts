@@ -11,7 +11,9 @@ const SURFACES: Record<string, string> = {
   '.': 'src/index.ts',
   './server': 'src/entries/server.ts',
   './summarize': 'src/entries/summarize.ts',
-  './host': 'src/host/index.ts',
+  './tool': 'src/entries/tool.ts',
+  './testing': 'src/entries/testing.ts',
+  './host': 'src/entries/host.ts',
   './planner': 'src/plan/index.ts',
 };
 

@@ -1,7 +1,8 @@
 /**
- * The product's server, assembled: `summarize_repo` on the project's flow engine, with its model
- * plan, sealed request state and identity, the legacy era plugged in (unless turned off), and the
- * two fronts built around it. `serve` and the in-process main job both start here.
+ * The product's server, assembled: the served tools — shipped ones by name (`summarize_repo` on the project's flow
+ * engine), and model tools on one shared kit (model plan, sealed request state and its keys, store, round cap,
+ * redactor, served root) — with admission, the legacy era plugged in (unless turned off), and the two fronts built
+ * around it. `serve`, the library and the in-process main job all start here.
  */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
@@ -27,19 +28,33 @@ import type { ServerMetrics } from '../server/metrics.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import type { TaskService } from '../server/tasks/taskService.js';
 import { principalFromAuthInfo } from '../server/principals.js';
-import { createStateCodec, type KeyRing } from '../state/index.js';
+import type { KeyRing, StateCodec } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { createHttpFront, type HttpFront, type HttpFrontOptions } from '../transports/http.js';
 import { serveStdioFront, type StdioFrontOptions } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
 import type { ExploreBounds } from '../flows/summarizeRepo/explore/bounds.js';
+import type { AnyToolDefinition } from '../flows/tool.js';
+import { ModelInputError } from '../errors.js';
+import { createModelKit, type ModelKit } from '../kit/kit.js';
+import { isModelTool, type ModelTool } from '../kit/modelTool.js';
+import { modelToolDefinition } from '../kit/serveModelTool.js';
+
+/** The tools this package ships, served by name (`--tools`). */
+export const SHIPPED_TOOLS = ['summarize_repo'] as const;
+export type ShippedToolName = (typeof SHIPPED_TOOLS)[number];
+
+/** A served tool: a shipped one by name, a model tool (served on the server's kit), or a low-level definition. */
+export type ServedTool = ShippedToolName | ModelTool | AnyToolDefinition;
 
 /** The legacy (2025-11-25) adapter's bounds: live samples per call, HTTP sessions. */
 export type LegacyOptions = LegacyServerOptions & LegacyHttpOptions;
 
 export interface ModelInputServerOptions {
-  /** The only tree the tool may read. */
+  /** The only tree the tools may read. */
   root: string;
+  /** The tools served (default: `['summarize_repo']`). Names must be unique. */
+  tools?: readonly ServedTool[];
   models: ModelPlan;
   keyRing: KeyRing;
   logger: Logger;
@@ -78,35 +93,39 @@ export interface ModelInputServer {
   readonly era: ProtocolEra | undefined;
   /** The tool-call admission both fronts share. */
   readonly admission: Admission;
+  /** What the model tools share. */
+  readonly kit: ModelKit;
+  /** The served tools' names, sorted. */
+  readonly tools: readonly string[];
 }
 
 export function createModelInputServer(options: ModelInputServerOptions): ModelInputServer {
   const era = options.legacy === false ? undefined : createLegacyEra({ logger: options.logger, ...options.legacy });
-  const codec = createStateCodec<SealedFlow<unknown>>({
-    keyRing: options.keyRing,
-    ...(options.stateTtlSeconds !== undefined && { ttlSeconds: options.stateTtlSeconds }),
-  });
-  const summarizeRepo = createSummarizeRepoTool({
-    root: options.root,
-    codec,
+  const kit = createModelKit({
     models: options.models,
+    keyRing: options.keyRing,
+    store: options.store ?? createMemoryStore(),
     logger: options.logger,
+    root: options.root,
+    ...(options.stateTtlSeconds !== undefined && { stateTtlSeconds: options.stateTtlSeconds }),
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
-    ...(options.budgets !== undefined && { budgets: options.budgets }),
-    ...(options.explore !== undefined && { explore: options.explore }),
-    store: options.store ?? createMemoryStore(),
-    ...(options.surveyCache === false && { surveyCache: false }),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });
-  const reach = planReach(options.models, [PICK_KEY, SUMMARY_KEY, EXPLORE_KEY]);
+  const served = options.tools ?? SHIPPED_TOOLS;
+  const tools = served.map((tool) => {
+    if (typeof tool === 'string') return shippedTool(tool, options, kit);
+    return isModelTool(tool) ? modelToolDefinition(tool, kit) : tool;
+  });
+  checkToolNames(tools, options.models);
+  const modelTools = served.filter((tool): tool is ModelTool => typeof tool !== 'string' && isModelTool(tool));
   const admission = createAdmission({
-    maxConcurrent: defaultMaxConcurrentCalls(reach.usesProviders),
+    maxConcurrent: defaultMaxConcurrentCalls(usesProviders(options.models, served, modelTools)),
     ...options.admission,
   });
   const factory = createServerFactory({
     identity: { name: SERVER_NAME, version: VERSION },
-    tools: [summarizeRepo],
+    tools,
     resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
     logger: options.logger,
     admission,
@@ -115,7 +134,61 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
     ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
-  return { factory, era, admission };
+  return { factory, era, admission, kit, tools: tools.map((tool) => tool.name).sort() };
+}
+
+function shippedTool(name: string, options: ModelInputServerOptions, kit: ModelKit): AnyToolDefinition {
+  if (name !== 'summarize_repo') {
+    throw new ModelInputError(
+      'config_invalid',
+      `unknown shipped tool '${name}' (shipped: ${SHIPPED_TOOLS.join(', ')})`,
+    );
+  }
+  return createSummarizeRepoTool({
+    root: options.root,
+    codec: kit.codec as StateCodec<SealedFlow<unknown>>,
+    models: options.models,
+    logger: options.logger,
+    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    ...(options.repository !== undefined && { repository: options.repository }),
+    ...(options.budgets !== undefined && { budgets: options.budgets }),
+    ...(options.explore !== undefined && { explore: options.explore }),
+    store: kit.store,
+    ...(options.surveyCache === false && { surveyCache: false }),
+    ...(options.metrics !== undefined && { events: options.metrics }),
+  });
+}
+
+/** Unique names, and every `TOOL.STEP` of the model plan naming a served tool (and a step of a model tool). */
+function checkToolNames(tools: readonly AnyToolDefinition[], models: ModelPlan): void {
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (names.has(tool.name)) throw new ModelInputError('config_invalid', `two served tools are named '${tool.name}'`);
+    names.add(tool.name);
+  }
+  for (const assigned of models.assigned ?? []) {
+    const [tool] = assigned.split('.');
+    if (assigned.includes('.') && !names.has(tool ?? '')) {
+      throw new ModelInputError(
+        'config_invalid',
+        `--model assigns ${assigned}, and no served tool is named '${tool}' (served: ${[...names].sort().join(', ')})`,
+      );
+    }
+  }
+}
+
+/** Whether some step may be answered by a server-owned provider (admission's default concurrency). */
+function usesProviders(models: ModelPlan, served: readonly ServedTool[], modelTools: readonly ModelTool[]): boolean {
+  const summarize =
+    served.includes('summarize_repo') && planReach(models, [PICK_KEY, SUMMARY_KEY, EXPLORE_KEY]).usesProviders;
+  return (
+    summarize ||
+    modelTools.some((tool) =>
+      Object.keys(tool.steps).some((step) =>
+        (models.preferences?.(tool.name, step) ?? []).some((source) => source.kind === 'server'),
+      ),
+    )
+  );
 }
 
 /** The HTTP front around the server, with the era's sessionful leg when there is one. */

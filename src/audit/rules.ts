@@ -1,6 +1,7 @@
 /** The rules `audit` checks, in report order, each with the specification page it comes from. */
+import { MODERN_REVISION } from '../protocol/revisions.js';
 
-export const SPEC_BASE = 'https://modelcontextprotocol.io/specification/2026-07-28/';
+export const SPEC_BASE = `https://modelcontextprotocol.io/specification/${MODERN_REVISION}/`;
 
 export interface RuleDefinition {
   id: string;

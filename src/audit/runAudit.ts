@@ -15,6 +15,7 @@ import { MODERN_REVISION } from '../protocol/revisions.js';
 import { createAuditContext, type AuditContext } from './context.js';
 import { createHttpChannel, type FetchLike } from './httpChannel.js';
 import { RULES } from './rules.js';
+import type { CompletionModel } from '../models/modelSource.js';
 import { createScriptedHost, type ScriptedAnswers } from './scriptedHost.js';
 import { createStdioChannel } from './stdioChannel.js';
 import { AUDIT_FORMAT, type AuditReport, type AuditTarget } from './types.js';
@@ -26,8 +27,10 @@ export interface AuditOptions {
   target: AuditTarget;
   /** The tool whose MRTR behaviour to drive; without it the tool rules are not applicable. */
   tool?: ToolUnderAudit;
-  /** Scripted answers per input key; the built-in heuristic model answers the rest. */
+  /** Scripted answers per input key; `model` answers the rest. */
   answers?: ScriptedAnswers;
+  /** The deterministic model that answers unscripted questions (the composition's choice: the audit knows no tool). */
+  model?: CompletionModel;
   timeoutMs?: number;
   /** HTTP only: extra request headers (e.g. Authorization). */
   headers?: Record<string, string>;
@@ -77,7 +80,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     if (options.tool === undefined) {
       for (const rule of TOOL_RULES) ctx.record(rule, 'not_applicable', 'no --tool given');
     } else {
-      const first = await checkToolFlow(ctx, options.tool, createScriptedHost(options.answers));
+      const first = await checkToolFlow(ctx, options.tool, createScriptedHost(options.answers, options.model));
       if (ctx.observed.tool !== undefined) await checkToolState(ctx, options.tool, first);
       for (const rule of TOOL_RULES) ctx.record(rule, 'not_applicable', `${options.tool.name} is not listed`);
     }

@@ -1,12 +1,11 @@
 /**
  * The audit's host: answers embedded requests deterministically. Sampling gets a scripted text for
- * its input key when one is given (`--answers FILE`), else the built-in heuristic model's answer
- * (the scripted model of models/scripted.ts, with the heuristic as its fallback); elicitation is
+ * its input key when one is given (`--answers FILE`), else the answer of the deterministic model the composition
+ * gives (the CLI: summarize_repo's built-in heuristic; the audit knows no tool); elicitation is
  * declined and roots are empty. No network, no keys.
  */
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
-import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import type { CompletionModel } from '../models/modelSource.js';
 import { createScriptedModel, type ScriptedAnswers } from '../models/scripted.js';
 
@@ -18,10 +17,18 @@ export interface ScriptedHost {
   answer(key: string, request: { method: string; params: unknown }): Promise<unknown>;
 }
 
-export function createScriptedHost(
-  answers: ScriptedAnswers = {},
-  model: CompletionModel = createBuiltinModel(),
-): ScriptedHost {
+/** Without a model from the composition, an unscripted question gets this plain text. */
+const NO_MODEL: CompletionModel = {
+  name: SCRIPTED_MODEL_NAME,
+  complete: () =>
+    Promise.resolve({
+      role: 'assistant',
+      content: { type: 'text', text: '(audit: no model)' },
+      model: SCRIPTED_MODEL_NAME,
+    }),
+};
+
+export function createScriptedHost(answers: ScriptedAnswers = {}, model: CompletionModel = NO_MODEL): ScriptedHost {
   const scripted = createScriptedModel(answers, { name: SCRIPTED_MODEL_NAME, fallback: model });
   return {
     async answer(key, request) {

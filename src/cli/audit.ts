@@ -1,4 +1,5 @@
 /** `mcp-model-input audit`: probes a live MCP server and reports every rule; non-zero on any failure. */
+import { defaultBuiltinModel } from '../app/builtinModels.js';
 import { runAudit, type AuditOptions } from '../audit/runAudit.js';
 import { renderAuditText } from '../audit/renderReport.js';
 import type { ScriptedAnswers } from '../audit/scriptedHost.js';
@@ -89,6 +90,7 @@ export async function runAuditCommand(argv: readonly string[], io: CliIo): Promi
       tool: { name: values.tool, arguments: values.args === undefined ? {} : parseObject('--args', values.args) },
     }),
     ...(values.answers !== undefined && { answers: await loadAnswers(values.answers) }),
+    model: defaultBuiltinModel(),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(headers !== undefined && { headers }),
     ...(values['no-interop'] === true && { interop: false }),

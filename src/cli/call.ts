@@ -20,6 +20,7 @@ import { createHost, type HostCallResult, type OnDeny } from '../host/createHost
 import { declineElicitor, createRulesElicitor } from '../host/elicitRules.js';
 import { createTerminalElicitor, type TerminalElicitor } from '../host/elicitTerminal.js';
 import { isHostError, type HostError } from '../host/hostError.js';
+import { defaultBuiltinModel } from '../app/builtinModels.js';
 import { DEFAULT_HOST_MODEL_SPEC, parseHostModelSpec } from '../host/hostModels.js';
 import { createTerminalGate, type TerminalGate } from '../host/terminalGate.js';
 import { readInputFile } from '../plan/readInput.js';
@@ -165,7 +166,10 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   const maxRounds = parseInteger('--max-rounds', values['max-rounds'], 1, 100);
   const onDeny = parseOnDeny(values['on-deny']);
   const logger = createStderrLogger({ stream: io.stderr });
-  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, { logger });
+  const models = await parseHostModelSpec(values['host-model'] ?? DEFAULT_HOST_MODEL_SPEC, {
+    logger,
+    builtin: defaultBuiltinModel(),
+  });
   const interactive = io.stdin.isTTY === true;
   // One terminal: while a dialog holds it, the server's stderr lines wait.
   const terminal = createTerminalGate();

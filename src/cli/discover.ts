@@ -6,6 +6,7 @@
  */
 import { ModelInputError } from '../errors.js';
 import { isHostError } from '../host/hostError.js';
+import { defaultBuiltinModel } from '../app/builtinModels.js';
 import { parseHostModelSpec } from '../host/hostModels.js';
 import { createHost, type Discovery } from '../host/createHost.js';
 import { printable, terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
@@ -83,7 +84,9 @@ export async function runDiscover(argv: readonly string[], io: CliIo): Promise<n
   // Declared only as asked, and never answered: discovery calls no tool, so no request comes.
   const host = createHost({
     name: 'mcp-model-input-discover',
-    ...(declared.includes('sampling') && { models: await parseHostModelSpec('builtin') }),
+    ...(declared.includes('sampling') && {
+      models: await parseHostModelSpec('builtin', { builtin: defaultBuiltinModel() }),
+    }),
     ...(declared.includes('elicitation') && { elicit: async () => ({ action: 'decline' as const }) }),
     ...(declared.includes('roots') && { roots: [] }),
   });

@@ -3,17 +3,14 @@ import { ModelInputError } from '../errors.js';
 import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
-import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
+import { createModelInputHttpFront, serveModelInputStdio } from '../app/modelInputServer.js';
+import { openProductServer, type TaskSettings } from '../app/productServer.js';
+import { servedToolsFrom } from '../app/toolModules.js';
 import { warmUpServer, type ServedRoot } from '../app/warmUp.js';
-import { openTaskService } from '../app/taskService.js';
-import type { TaskService } from '../server/tasks/taskService.js';
-import type { ServerMetrics } from '../server/metrics.js';
-import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
-import { loadKeyRing, type KeyRing } from '../state/index.js';
+import { loadKeyRing } from '../state/index.js';
 import { MODEL_PREFERENCES_MODES, type ModelPreferencesMode } from '../server/modelPreferences.js';
 import { KID_PATTERN } from '../state/keyRing.js';
-import { openStore, type SharedStore } from '../state/stores/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins, type HttpFront } from '../transports/http.js';
 import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
 import type { ListeningServer } from '../transports/nodeHttp.js';
@@ -158,18 +155,6 @@ function onShutdownSignal(stop: (signal: string) => void): () => void {
   };
 }
 
-/** The readiness checks of `/readyz`: keys loaded, store reachable. */
-function readinessChecks(ring: KeyRing, store: SharedStore) {
-  return {
-    keys: () =>
-      Promise.resolve(`${ring.kids.length} key(s) loaded${ring.ephemeral ? ' (ephemeral, this process only)' : ''}`),
-    store: async () => {
-      await store.ping();
-      return `${store.kind} reachable`;
-    },
-  };
-}
-
 /** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
 function requestTimeoutFor(bodyTimeoutMs: number | undefined, defaultTimeoutMs: number): { requestTimeoutMs: number } {
   return { requestTimeoutMs: Math.max(defaultTimeoutMs, (bodyTimeoutMs ?? 0) + 5_000) };
@@ -208,6 +193,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     'max-sessions-per-principal': { type: 'string' },
     'session-lifetime': { type: 'string' },
     'allow-secret-file': { type: 'string', multiple: true },
+    tools: { type: 'string' },
+    'tool-module': { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -242,6 +229,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
 
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const root = await resolveDirectory('--root', values.root);
+  const tools = await servedToolsFrom(values.tools, values['tool-module'] ?? []);
   const models = modelPlanFromFlags(values, logger, io.env);
   const stateTtlSeconds = parseInteger('--state-ttl', values['state-ttl'], 1, 86_400);
   // Two rounds at least: summarize_repo asks the host twice (pick_files, then summary).
@@ -273,41 +261,22 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     );
   }
   const fleet = parseFleetFlags(values);
-  const store = openStore(values.store, logger);
-  if (store.kind === 'redis') {
-    if (ring.ephemeral) logger.warn('--store is shared but the state keys are not: every instance needs the same keys');
-    // Bounded: an unreachable store is reported (MRTR rounds refused, /readyz 503), not fatal.
-    await store
-      .ping()
-      .catch(() =>
-        logger.warn(`store: ${store.description} unreachable at start; MRTR rounds are refused until it is back`),
-      );
-  }
-  const limits = createPrincipalLimits({
-    store,
-    logger,
-    ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
-    ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
-  });
-  // prom-client (and the tracing API it loads, about 90 files) only when metrics are asked for.
-  const metrics: ServerMetrics | undefined =
-    fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
-  const tasks = tasksFromFlags(values, logger);
-  if (tasks !== undefined) metrics?.watchTasks(() => tasks.counts());
-  const common = {
-    store,
-    ...(tasks !== undefined && { tasks }),
-    ...(limits !== undefined && { limits }),
-    ...(metrics !== undefined && { metrics }),
-    budgets,
+  const product = await openProductServer({
     root,
+    tools,
     models,
     keyRing: ring,
     logger,
+    budgets,
     admission,
+    ...(values.store !== undefined && { store: values.store }),
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
     ...(modelPreferences !== undefined && { modelPreferences }),
+    tasks: tasksFromFlags(values),
+    ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
+    ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
+    metrics: fleet.metrics !== undefined,
     legacy: legacy.enabled && {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
@@ -323,9 +292,11 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     ...(values['allow-secret-file'] !== undefined && {
       repository: { allowSecretFiles: values['allow-secret-file'] },
     }),
-  };
+  });
+  const { store, limits, metrics, tasks } = product;
 
-  // The one served root as the tool reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
+  // The one served root as summarize_repo reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
+  const warms = tools.includes('summarize_repo');
   const served: ServedRoot = {
     root,
     budgets,
@@ -333,14 +304,16 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   };
 
   if (address === undefined) {
-    const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
+    const server = product.create(localPrincipal(), true);
     // What the first tool call needs loads once the first answer is out: never before it, never in the call.
     const warmUp = new AbortController();
     const handle = serveModelInputStdio(server, {
       logger,
       input: io.stdin,
       output: io.stdout,
-      onFirstAnswer: () => void warmUpServer(warmUp.signal, served),
+      onFirstAnswer: () => {
+        if (warms) void warmUpServer(warmUp.signal, served);
+      },
       // The warm-up's synthetic call is given up when a real one arrives: it never competes with it.
       onRequest: (method) => method === 'tools/call' && warmUp.abort(),
     });
@@ -366,26 +339,24 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   }
 
   const { host, port } = address;
-  const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
+  const server = product.create(ANONYMOUS, false);
   // The Node HTTP adapter loads only when serving HTTP: stdio start-up never pays for it.
   const { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } = await import('../transports/nodeHttp.js');
   const listening = await listenHttp(
     (boundPort) => {
       const allowedHosts = defaultAllowedHosts(host, boundPort, values['allow-host'] ?? []);
-      return warmingUpAfterFirstAnswer(
-        createModelInputHttpFront(server, {
-          logger,
-          allowedHosts,
-          allowedOrigins: defaultAllowedOrigins(allowedHosts),
-          ...(tokens !== undefined && { tokens }),
-          ...(maxBodyBytes !== undefined && { maxBodyBytes }),
-          ...(limits !== undefined && { limits }),
-          ...(metrics !== undefined && { metrics }),
-          readiness: readinessChecks(ring, store),
-          ...httpLimits,
-        }),
-        served,
-      );
+      const front = createModelInputHttpFront(server, {
+        logger,
+        allowedHosts,
+        allowedOrigins: defaultAllowedOrigins(allowedHosts),
+        ...(tokens !== undefined && { tokens }),
+        ...(maxBodyBytes !== undefined && { maxBodyBytes }),
+        ...(limits !== undefined && { limits }),
+        ...(metrics !== undefined && { metrics }),
+        readiness: product.readiness,
+        ...httpLimits,
+      });
+      return warms ? warmingUpAfterFirstAnswer(front, served) : front;
     },
     host,
     port,
@@ -409,24 +380,23 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   );
 }
 
-/** `--tasks`, `--task-ttl`, `--max-tasks-per-principal`: the tasks extension's service, or none. */
-function tasksFromFlags(
-  values: { tasks?: string; 'task-ttl'?: string; 'max-tasks-per-principal'?: string; store?: string },
-  logger: Logger,
-): TaskService | undefined {
+/** `--tasks`, `--task-ttl`, `--max-tasks-per-principal`: the tasks extension's settings, or false (off). */
+function tasksFromFlags(values: {
+  tasks?: string;
+  'task-ttl'?: string;
+  'max-tasks-per-principal'?: string;
+}): TaskSettings | false {
   const enabled = values.tasks ?? 'on';
   if (enabled !== 'on' && enabled !== 'off') {
     throw new ModelInputError('usage', `serve: --tasks takes on or off, not '${enabled}'`);
   }
-  if (enabled === 'off') return undefined;
+  if (enabled === 'off') return false;
   const ttlSeconds = parseInteger('--task-ttl', values['task-ttl'], 60, 604_800);
   const maxOpenPerPrincipal = parseInteger('--max-tasks-per-principal', values['max-tasks-per-principal'], 1, 10_000);
-  return openTaskService({
-    logger,
-    ...(values.store !== undefined && { storeUrl: values.store }),
+  return {
     ...(ttlSeconds !== undefined && { ttlSeconds }),
     ...(maxOpenPerPrincipal !== undefined && { maxOpenPerPrincipal }),
-  });
+  };
 }
 
 /** `--model-preferences send|omit` (server/modelPreferences.ts). */

@@ -36,6 +36,10 @@ Transport (exactly one):
 
 Options:
   --root DIR                 the only tree the tool may read (default: the current directory)
+  --tools NAMES              the shipped tools to serve, comma-separated (default: summarize_repo; none when
+                             --tool-module is given)
+  --tool-module FILE         repeatable: serve the tools a module exports by default (a tool made with
+                             defineModelTool from mcp-model-input/tool, or an array of them; docs/writing-tools.md)
   --model SPEC               where model input comes from (default: builtin)
                                builtin          the server's built-in heuristic model (no keys, no network)
                                openai:MODEL     an OpenAI-compatible Chat Completions endpoint (OpenAI,
@@ -47,6 +51,7 @@ Options:
                                host,openai:MODEL      host when the request declares sampling, else the next;
                                                 also answers a step whose host answer is unusable (host,builtin too)
                                pick=builtin,summary=anthropic:MODEL   one source per step
+                               TOOL.STEP=LIST   one step of one tool (explain_file.explain=host,builtin)
   --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
   --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10,
                              honouring Retry-After up to 30 s (default: 2)

@@ -13,8 +13,19 @@ export { createStderrLogger, silentLogger } from '../logger.js';
 export type { Logger } from '../logger.js';
 
 // The product's server, assembled.
-export { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
-export type { LegacyOptions, ModelInputServer, ModelInputServerOptions } from '../app/modelInputServer.js';
+export {
+  createModelInputHttpFront,
+  createModelInputServer,
+  serveModelInputStdio,
+  SHIPPED_TOOLS,
+} from '../app/modelInputServer.js';
+export type {
+  LegacyOptions,
+  ModelInputServer,
+  ModelInputServerOptions,
+  ServedTool,
+  ShippedToolName,
+} from '../app/modelInputServer.js';
 
 // Your own server: assembly, the era seam, fronts, principals.
 export { createServerFactory, describeTools, SERVER_NAME, toolContextOf } from '../server/createServer.js';

@@ -49,6 +49,7 @@ import { readSamplingResult } from './inputResponses.js';
 import { runServerModelStep, serverFailureResult } from './serverModelStep.js';
 import { capabilitiesFor, serverModel, toolRefusal } from './toolSources.js';
 import { UnusableAnswerError } from './unusableAnswerError.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../protocol/revisions.js';
 
 export { DEFAULT_MAX_ROUNDS } from './inputRounds.js';
 
@@ -92,7 +93,7 @@ export interface EngineOptions {
 }
 
 /** Which revision's answer a client without sampling got: -32021, or (2025-11-25) an `isError` result. */
-export type SamplingMissingRevision = '2026-07-28' | '2025-11-25';
+export type SamplingMissingRevision = typeof MODERN_REVISION | typeof LEGACY_REVISION;
 
 /** What the user of a client without sampling can do about it (both revisions). */
 const SAMPLING_MISSING_ADVICE =
@@ -134,13 +135,13 @@ export async function runFlow<Args, State extends FlowState>(
             'no server-owned model is configured to answer instead.',
         );
       }
-      options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', '2025-11-25');
+      options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', LEGACY_REVISION);
       return toolError(
         `${flow.tool} needs the client's model, but ${ctx.hostUnavailable}, and this server has no model of its ` +
           `own configured: ${SAMPLING_MISSING_ADVICE}`,
       );
     }
-    options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', '2026-07-28');
+    options.onSamplingMissing?.(ctx.clientName ?? 'unnamed client', MODERN_REVISION);
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: { sampling: {} } },
       `${flow.tool} needs model input ('${key}') from the client's own model, and this server has no model of ` +

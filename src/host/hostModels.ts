@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 
 import { ModelInputError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
+import type { CompletionModel } from '../models/modelSource.js';
 import { createProviderSource } from '../models/providers/providerSources.js';
 import { DEFAULT_RETRY_POLICY } from '../models/providers/retry.js';
 import { createScriptedModel, isScriptedAnswers, type ScriptedAnswers } from '../models/scripted.js';
@@ -23,6 +23,11 @@ import { TIER_ATTRIBUTES, type HostModelEntry } from './policies/modelPolicy.js'
 export const DEFAULT_HOST_MODEL_SPEC = 'builtin';
 
 export interface HostModelSpecOptions {
+  /**
+   * What `builtin` names: a deterministic model chosen by the composition (app/, the ./host surface) — the host
+   * runtime knows no tool. Without it, `builtin` is a configuration error.
+   */
+  builtin?: CompletionModel;
   env?: Readonly<Record<string, string | undefined>>;
   logger?: Logger;
   timeoutMs?: number;
@@ -79,7 +84,9 @@ export async function parseHostModelSpec(spec: string, options: HostModelSpecOpt
     }
     const attributes = TIER_ATTRIBUTES[tierName as Tier];
     if (source === 'builtin') {
-      entries.push({ id: 'builtin', model: createBuiltinModel(), ...attributes });
+      if (options.builtin === undefined)
+        throw configError(`--host-model builtin: no built-in model is configured here`);
+      entries.push({ id: 'builtin', model: options.builtin, ...attributes });
     } else if (source.startsWith('scripted:')) {
       const file = source.slice('scripted:'.length);
       if (file === '') throw configError(`--host-model scripted: needs a FILE`);

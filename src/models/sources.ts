@@ -7,9 +7,12 @@
  * Server-owned sources are called inline: no round trip, no state.
  *
  * Spec grammar for `--model`: one source, a preference list (`host,openai:gpt-5.4-mini`: the host
- * when the request declares sampling, otherwise the next source) or per-step assignments
- * (`pick=builtin,summary=anthropic:claude-sonnet-5-5`). Every configuration error — unknown source,
- * missing key, unreachable entries — is thrown here, at start-up.
+ * when the request declares sampling, otherwise the next source; `openai:M,builtin`: the built-in model
+ * when the provider fails, for tools on the kit), or per-step assignments, each a preference list:
+ * `TOOL.STEP=LIST` sets one step of one tool (`explain_file.explain=host,openai:gpt-4o-mini`), and
+ * summarize_repo's `pick=`/`summary=` keep their meaning. A list before the first assignment is the
+ * default of every other step (`host,builtin,explain_file.explain=openai:M`). Every configuration error —
+ * unknown source, missing key, unreachable entries — is thrown here, at start-up.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
@@ -31,6 +34,14 @@ export interface ModelPlan {
   readonly budget?: ModelBudget;
   /** The source for one input key under one request's capabilities; undefined if none can serve it. */
   sourceFor(key: string, capabilities: ClientCapabilities): ModelSource | undefined;
+  /**
+   * The preference list of one step of one tool, whatever the request declares (the kit walks it down:
+   * a host without sampling, a step without a built-in model, a provider that fails). Absent on plans
+   * made by hand: the kit then uses `sourceFor(step, …)`.
+   */
+  preferences?(tool: string, step: string): readonly ModelSource[];
+  /** The steps a per-step spec assigns (`pick_files`, `summary`, `explain_file.explain`), for checks at assembly. */
+  readonly assigned?: readonly string[];
 }
 
 export interface ModelSpecOptions {
@@ -52,6 +63,8 @@ const STEP_ALIASES: Readonly<Record<string, string>> = {
   pick_files: 'pick_files',
   summary: 'summary',
 };
+/** The tool whose steps `pick=` and `summary=` name (the first tool of the project). */
+const SUMMARIZE_TOOL = 'summarize_repo';
 /** The input key of summarize_repo's explore mode, served by the `summary` assignment of a per-step spec. */
 const EXPLORE_STEP = 'explore';
 const SOURCES_HELP = 'use builtin, host, openai:MODEL or anthropic:MODEL';
@@ -93,41 +106,99 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Mo
     .filter((item) => item.length > 0);
   if (items.length === 0) throw configError(`empty --model spec (${SOURCES_HELP})`);
 
-  if (items.some((item) => item.includes('='))) {
-    const perStep = new Map<string, ModelSource>();
-    for (const item of items) {
-      const [rawStep, rawSource, ...rest] = item.split('=');
-      const step = STEP_ALIASES[rawStep?.trim() ?? ''];
-      if (step === undefined || rawSource === undefined || rawSource.trim() === '' || rest.length > 0) {
-        throw configError(`bad --model entry '${item}': expected STEP=SOURCE with STEP one of pick, summary`);
-      }
-      if (perStep.has(step)) throw configError(`--model assigns ${step} twice`);
-      perStep.set(step, parseSource(rawSource.trim()));
-    }
-    const missing = [...new Set(Object.values(STEP_ALIASES))].filter((step) => !perStep.has(step));
-    if (missing.length > 0) throw configError(`--model assigns no source to: ${missing.join(', ')}`);
-    return {
-      spec,
-      budget,
-      sourceFor: (key, capabilities) => {
-        // Explore mode's one step writes the summary: it runs on the summary step's source.
-        const source = perStep.get(key) ?? (key === EXPLORE_STEP ? perStep.get('summary') : undefined);
-        return source === undefined ? undefined : firstServing([source], capabilities);
-      },
-    };
-  }
+  if (items.some((item) => item.includes('='))) return parseAssignments(spec, items, budget, parseSource);
 
-  const list = items.map(parseSource);
-  const serving = list.findIndex((source) => source.kind !== 'host');
-  if (serving >= 0 && serving < list.length - 1) {
-    throw configError(
-      `--model '${items[serving + 1]}' after '${items[serving]}' is never used: a server-owned source answers every request`,
-    );
-  }
+  const list = parseList(items, parseSource);
   return {
     spec,
     budget,
     sourceFor: (_key, capabilities) => firstServing(list, capabilities),
+    preferences: () => list,
+  };
+}
+
+/**
+ * One preference list. After `builtin` nothing is ever used (it always answers); after a provider only
+ * server-side sources are (they answer when it fails), never `host`.
+ */
+function parseList(items: readonly string[], parseSource: (name: string) => ModelSource): ModelSource[] {
+  const list = items.map(parseSource);
+  for (let index = 1; index < list.length; index++) {
+    const before = list[index - 1]!;
+    const unused =
+      before.kind === 'builtin' || (before.kind === 'server' && list.slice(index).some((s) => s.kind === 'host'));
+    if (unused) {
+      const after =
+        before.kind === 'builtin' ? items[index] : items[list.findIndex((s, i) => i >= index && s.kind === 'host')];
+      throw configError(
+        `--model '${after}' after '${items[index - 1]}' is never used: a server-owned source answers every request`,
+      );
+    }
+  }
+  return list;
+}
+
+/** Where a per-step entry's name points: one step of summarize_repo (`pick`, `summary`), or `TOOL.STEP`. */
+function stepOf(raw: string, item: string): string {
+  const name = raw.trim();
+  const alias = STEP_ALIASES[name];
+  if (alias !== undefined) return alias;
+  if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(name)) return name;
+  throw configError(
+    `bad --model entry '${item}': expected STEP=SOURCE with STEP one of pick, summary, or TOOL.STEP (explain_file.explain)`,
+  );
+}
+
+/** `pick=…,summary=…`, `TOOL.STEP=LIST`, with an optional default list before the first assignment. */
+function parseAssignments(
+  spec: string,
+  items: readonly string[],
+  budget: ModelBudget,
+  parseSource: (name: string) => ModelSource,
+): ModelPlan {
+  const lists = new Map<string, string[]>();
+  const defaults: string[] = [];
+  let current: string[] = defaults;
+  for (const item of items) {
+    if (!item.includes('=')) {
+      current.push(item);
+      continue;
+    }
+    const [rawStep, rawSource, ...rest] = item.split('=');
+    if (rawSource === undefined || rawSource.trim() === '' || rest.length > 0) {
+      throw configError(`bad --model entry '${item}': expected STEP=SOURCE with STEP one of pick, summary`);
+    }
+    const step = stepOf(rawStep ?? '', item);
+    if (lists.has(step)) throw configError(`--model assigns ${step} twice`);
+    current = [rawSource.trim()];
+    lists.set(step, current);
+  }
+  const perStep = new Map([...lists].map(([step, names]) => [step, parseList(names, parseSource)]));
+  const fallback = defaults.length > 0 ? parseList(defaults, parseSource) : undefined;
+  const summarizeSteps = [...new Set(Object.values(STEP_ALIASES))];
+  if (fallback === undefined && summarizeSteps.some((step) => perStep.has(step))) {
+    const missing = summarizeSteps.filter((step) => !perStep.has(step));
+    if (missing.length > 0) throw configError(`--model assigns no source to: ${missing.join(', ')}`);
+  }
+  /** summarize_repo's keys are its steps' (explore mode's one step runs on the summary's source). */
+  const forKey = (key: string): readonly ModelSource[] | undefined =>
+    perStep.get(key) ??
+    perStep.get(`${SUMMARIZE_TOOL}.${key}`) ??
+    (key === EXPLORE_STEP ? (perStep.get('summary') ?? perStep.get(`${SUMMARIZE_TOOL}.summary`)) : undefined) ??
+    fallback;
+  return {
+    spec,
+    budget,
+    assigned: [...perStep.keys()],
+    sourceFor: (key, capabilities) => {
+      const list = forKey(key);
+      return list === undefined ? undefined : firstServing(list, capabilities);
+    },
+    preferences: (tool, step) =>
+      perStep.get(`${tool}.${step}`) ??
+      (tool === SUMMARIZE_TOOL ? forKey(STEP_ALIASES[step] ?? step) : undefined) ??
+      fallback ??
+      [],
   };
 }
 

@@ -9,7 +9,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
 import { isPlainObject } from './json.js';
-import { LEGACY_REVISION, SUPPORTED_VERSIONS } from './revisions.js';
+import { LEGACY_REVISION, MODERN_REVISION, SUPPORTED_VERSIONS } from './revisions.js';
 
 /** A JSON-RPC error the gate answers with, before any server instance sees the request. */
 export interface EnvelopeRejection {
@@ -74,8 +74,8 @@ function checkEnvelopeMeta(params: unknown, legacy: boolean): EnvelopeRejection 
     return {
       code: -32602,
       message:
-        `Invalid params: the request has no _meta envelope; revision 2026-07-28 requires params._meta with ` +
-        `${PROTOCOL_VERSION_META_KEY} ("2026-07-28") and ${CLIENT_CAPABILITIES_META_KEY} ({} for none)`,
+        `Invalid params: the request has no _meta envelope; revision ${MODERN_REVISION} requires params._meta with ` +
+        `${PROTOCOL_VERSION_META_KEY} ("${MODERN_REVISION}") and ${CLIENT_CAPABILITIES_META_KEY} ({} for none)`,
       data: { missing: ['_meta'], required: [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY] },
     };
   }

@@ -6,6 +6,7 @@ import { discoverProblems, toolsListProblems } from '../../src/audit/checks/disc
 import { mirroredHeaders, readBody } from '../../src/audit/httpChannel.js';
 import { renderAuditText } from '../../src/audit/renderReport.js';
 import { RULES } from '../../src/audit/rules.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { createScriptedHost } from '../../src/audit/scriptedHost.js';
 import { splitCommand } from '../../src/host/target.js';
 import { isReadableState, tamperState } from '../../src/audit/stateToken.js';
@@ -165,7 +166,7 @@ describe('the HTTP probe headers and the scripted host', () => {
   });
 
   it('answers scripted keys in order, declines elicitation, lists no roots, and knows nothing else', async () => {
-    const host = createScriptedHost({ pick: ['["a"]', '["b"]'] });
+    const host = createScriptedHost({ pick: ['["a"]', '["b"]'] }, createBuiltinModel());
     const ask = (key: string, method = 'sampling/createMessage') =>
       host.answer(key, { method, params: { messages: [], maxTokens: 5 } });
     expect(await ask('pick')).toMatchObject({ role: 'assistant', content: { type: 'text', text: '["a"]' } });

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { runAudit } from '../../src/audit/runAudit.js';
 import type { AuditReport } from '../../src/audit/types.js';
 import { parseAuditReport } from '../../src/plan/auditReport.js';
@@ -61,6 +62,7 @@ describe('audit of our own server', () => {
         target: { transport: 'http', url: 'http://localhost/mcp' },
         fetch: (input, init) => front.fetch(new Request(input, init)),
         tool: TOOL,
+        model: createBuiltinModel(),
       });
       expectClean(report, { 'transport.stdout_clean': 'HTTP', 'mrtr.state_tool_bound': ONE_TOOL });
       expect(report.rules.find((rule) => rule.id === 'envelope.missing_capability')?.detail).toBe(
@@ -105,7 +107,7 @@ describe('audit of our own server', () => {
     );
     try {
       const url = `${server.origin}/mcp`;
-      const withTool = await runAudit({ target: { transport: 'http', url }, tool: TOOL });
+      const withTool = await runAudit({ target: { transport: 'http', url }, tool: TOOL, model: createBuiltinModel() });
       expectClean(withTool, { 'transport.stdout_clean': 'HTTP', 'mrtr.state_tool_bound': ONE_TOOL });
       const bare = await runAudit({ target: { transport: 'http', url }, interop: false });
       expect(bare.summary.fail).toBe(0);

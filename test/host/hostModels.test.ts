@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createHost, targetKey } from '../../src/host/createHost.js';
+import { createBuiltinModel } from '../../src/flows/summarizeRepo/builtin/model.js';
 import { parseHostModelSpec } from '../../src/host/hostModels.js';
 import { createRateLimiter } from '../../src/host/policies/rateLimit.js';
 import { TIER_ATTRIBUTES } from '../../src/host/policies/modelPolicy.js';
@@ -20,11 +21,16 @@ afterAll(async () => {
 });
 
 describe('parseHostModelSpec', () => {
+  it("knows no built-in model of its own: the composition gives it (the ./host surface: summarize_repo's)", async () => {
+    await expect(parseHostModelSpec('builtin', { env: {} })).rejects.toThrow('no built-in model is configured');
+  });
+
   it('builds builtin, scripted and provider entries with their tiers, in order', async () => {
     const script = join(dir, 'answers.json');
     await writeFile(script, JSON.stringify({ pick_files: '["a.ts"]', summary: ['one', 'two'] }));
     const entries = await parseHostModelSpec(`builtin=strong, scripted:${script}=cheap, openai:gpt-test`, {
       env: { OPENAI_API_KEY: 'sk-test' },
+      builtin: createBuiltinModel(),
     });
     expect(entries.map((entry) => entry.id)).toEqual(['builtin', `scripted:${script}`, 'openai:gpt-test']);
     expect(entries[0]).toMatchObject(TIER_ATTRIBUTES.strong);

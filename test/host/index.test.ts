@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type * as HostModule from '../../src/host/index.js';
+import type * as HostModule from '../../src/entries/host.js';
 import { createTestFront } from '../helpers/servers.js';
 import { makeSampleRepo } from '../helpers/fixtureRepo.js';
 

@@ -13,7 +13,7 @@
 import type { CallToolResult, CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
 import { formatTruncationMarker, type ReadFileResult } from '../../repo/index.js';
-import { redactTexts, type CutText, type RedactedText } from '../../repo/secrets/index.js';
+import { redactRequest, redactTexts, type CutText, type RedactedText } from '../../repo/secrets/index.js';
 import type { ModelStep } from '../flow.js';
 
 /** What was redacted in one file (or one prompt part: `(pick_files prompt)`). */
@@ -86,32 +86,13 @@ export async function redactFiles(
   return { files: redacted, entries };
 }
 
-/** A prepared request with every text it carries redacted (one scan for all of them). */
+/** A prepared request with every text it carries redacted (one scan for all of them: the kit's redactor). */
 async function redactParams(
   params: CreateMessageRequestParams,
   where: string,
 ): Promise<{ params: CreateMessageRequestParams; entries: RedactionEntry[] }> {
-  const texts: string[] = [];
-  const collect = (text: string): number => texts.push(text) - 1;
-  const shape = params.messages.map((message) => {
-    const blocks = Array.isArray(message.content) ? message.content : [message.content];
-    return blocks.map((block) => (block.type === 'text' ? collect(block.text) : -1));
-  });
-  const system = params.systemPrompt === undefined ? -1 : collect(params.systemPrompt);
-  const results = await redactTexts(texts);
-  const entries = results.flatMap((result) => entriesOf(where, result));
-  const textAt = (index: number): string => results[index]!.text;
-  const messages = params.messages.map((message, m) => {
-    const blocks = Array.isArray(message.content) ? message.content : [message.content];
-    const cleaned = blocks.map((block, b) =>
-      block.type === 'text' ? { ...block, text: textAt(shape[m]![b]!) } : block,
-    );
-    return { ...message, content: Array.isArray(message.content) ? cleaned : cleaned[0]! };
-  });
-  return {
-    params: { ...params, messages, ...(system >= 0 && { systemPrompt: textAt(system) }) } as CreateMessageRequestParams,
-    entries,
-  };
+  const redacted = await redactRequest(params);
+  return { params: redacted.params, entries: redacted.results.flatMap((result) => entriesOf(where, result)) };
 }
 
 /** The one line of the text result: "3 secrets in 2 files were redacted." */

@@ -8,6 +8,7 @@ import { defineTool, type AnyToolDefinition } from '../tool.js';
 import type { SamplingMissingRevision } from '../engine.js';
 import type { runSummarizeRepo, SummarizeRepoToolOptions } from './run.js';
 import { summarizeRepoInput, summarizeRepoOutput, TOOL_NAME } from './schema.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../../protocol/revisions.js';
 
 export type { SummarizeRepoToolOptions };
 
@@ -22,8 +23,8 @@ const MAX_NOTED_CLIENTS = 1000;
 
 /** How each revision refuses a client without sampling, for the log line. */
 const REFUSED_WITH: Readonly<Record<SamplingMissingRevision, string>> = {
-  '2026-07-28': '-32021',
-  '2025-11-25': 'a tool error on 2025-11-25: no sampling declared at initialize',
+  [MODERN_REVISION]: '-32021',
+  [LEGACY_REVISION]: 'a tool error on 2025-11-25: no sampling declared at initialize',
 };
 
 /** Logs, once per client (principal and self-reported name), that a client without sampling was refused. */

@@ -18,3 +18,4 @@ export {
   type RedactedText,
   type SecretFinding,
 } from './scanner.js';
+export { redactRequest, type RedactedRequest } from './requestRedaction.js';

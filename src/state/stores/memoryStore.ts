@@ -15,6 +15,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore
   // gives every state the same lifetime, so insertion order is expiry order: the sweep stops at
   // the first id still alive, and costs only what it removes.
   const consumed = new Map<string, number>();
+  /** Kept values (spilled journal entries), each with its expiry; swept as they are kept. */
+  const kept = new Map<string, { value: string; expiresAtMs: number }>();
 
   function sweep(at: number): void {
     for (const [id, expiresAtMs] of consumed) {
@@ -34,6 +36,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore
       consumed.delete(id);
       consumed.set(id, expiresAtMs);
       return Promise.resolve(true);
+    },
+    keep(key, value, expiresAtMs) {
+      const at = now();
+      for (const [known, entry] of kept) if (entry.expiresAtMs <= at) kept.delete(known);
+      kept.set(key, { value, expiresAtMs });
+      return Promise.resolve();
+    },
+    recall(key) {
+      const entry = kept.get(key);
+      return Promise.resolve(entry !== undefined && entry.expiresAtMs > now() ? entry.value : undefined);
     },
     limiter({ name, points, durationSeconds }) {
       const limiter = new RateLimiterMemory({ keyPrefix: `mmi:${name}`, points, duration: durationSeconds });

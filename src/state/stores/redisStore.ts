@@ -25,6 +25,7 @@ export interface RedisStoreOptions {
 }
 
 const STATE_KEYS = 'state:';
+const KEPT_KEYS = 'kept:';
 
 /**
  * ioredis (about 50 files) is required when a Redis store is made, not when this module is imported: every process
@@ -104,6 +105,14 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
       const ttlMs = Math.max(1000, Math.ceil(expiresAtMs - Date.now()));
       const answer = await command(() => client.set(`${prefix}${STATE_KEYS}${id}`, '1', 'PX', ttlMs, 'NX'));
       return answer === 'OK';
+    },
+    async keep(key, value, expiresAtMs) {
+      const ttlMs = Math.max(1000, Math.ceil(expiresAtMs - Date.now()));
+      await command(() => client.set(`${prefix}${KEPT_KEYS}${key}`, value, 'PX', ttlMs));
+    },
+    async recall(key) {
+      const value = await command(() => client.get(`${prefix}${KEPT_KEYS}${key}`));
+      return value ?? undefined;
     },
     limiter({ name, points, durationSeconds }) {
       const limiter = new RateLimiterRedis({

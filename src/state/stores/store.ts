@@ -16,6 +16,13 @@ export interface SharedStore {
   readonly description: string;
   /** True the first time `id` is presented, false while it is remembered (until `expiresAtMs`). */
   consumeOnce(id: string, expiresAtMs: number): Promise<boolean>;
+  /**
+   * Keeps `value` under `key` until `expiresAtMs`, for every instance on this store (the kit's journal entries
+   * too large to travel inside `requestState`). Optional: a store without it spills nothing.
+   */
+  keep?(key: string, value: string, expiresAtMs: number): Promise<void>;
+  /** The value kept under `key`, or undefined when it is unknown or expired. */
+  recall?(key: string): Promise<string | undefined>;
   /** A limiter whose counts every instance on this store shares. */
   limiter(options: LimiterOptions): PointLimiter;
   /** Resolves when the store answers (waiting briefly for a connection being made); throws `StoreUnavailableError` otherwise. */

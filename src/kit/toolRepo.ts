@@ -1,0 +1,45 @@
+/**
+ * The served root as a model tool sees it: the project's confined reader (paths stay under the root, ignore rules
+ * hold, secret-bearing files are never read, binary and oversized files are skipped), opened at its first use.
+ * Texts read here are redacted again on their way to any model (redact.ts), whatever the tool does with them.
+ */
+import { openRepository, type ReadBudget, type ReadResult, type RepoListing, type Repository } from '../repo/index.js';
+import type { RepositoryOptions, RepoSurvey, SurveyOptions } from '../repo/index.js';
+
+/** Bytes of one file `readText` shows by default. */
+export const DEFAULT_READ_TEXT_BYTES = 16 * 1024;
+
+export interface ToolRepo {
+  /** Lists the tree (or a sub-directory) with cheap filters only: no file is opened. */
+  list(subPath?: string): Promise<RepoListing>;
+  /** Lists, ranks and inspects: the best candidates of the tree (or a sub-directory). */
+  survey(subPath?: string, options?: SurveyOptions): Promise<RepoSurvey>;
+  /** Reads listed, readable files within a byte budget. */
+  read(paths: readonly string[], budget: ReadBudget): Promise<ReadResult>;
+  /**
+   * One file's text (cut at `maxBytes`, default {@link DEFAULT_READ_TEXT_BYTES}), or undefined when the path is
+   * not a readable listed file under the root (outside it, ignored, secret-bearing, binary, too large, missing).
+   */
+  readText(path: string, maxBytes?: number): Promise<string | undefined>;
+  /** Whether a relative path names a secret-bearing file (never read). */
+  isSecretFile(path: string): Promise<boolean>;
+}
+
+export function createToolRepo(root: string, options: RepositoryOptions): ToolRepo {
+  let opened: Promise<Repository> | undefined;
+  const repo = (): Promise<Repository> => (opened ??= openRepository(root, options));
+  return {
+    list: async (subPath) => (await repo()).list(subPath),
+    survey: async (subPath, survey) => (await repo()).survey(subPath, survey),
+    read: async (paths, budget) => (await repo()).read(paths, budget),
+    async readText(path, maxBytes = DEFAULT_READ_TEXT_BYTES) {
+      const reader = await repo();
+      if (reader.isSecretFile(path)) return undefined;
+      const file = await reader.resolveCandidate(path);
+      if (file === undefined) return undefined;
+      const read = await reader.read([file.path], { perFileBytes: maxBytes, totalBytes: maxBytes, fileTokens: false });
+      return read.files[0]?.content;
+    },
+    isSecretFile: async (path) => (await repo()).isSecretFile(path),
+  };
+}
