@@ -9,6 +9,8 @@
  *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
  *   server               server assembly, the era seam
  *   kit                  the model-tool kit: defineModelTool, replay, routes down the model plan — knows no tool
+ *   migrate              the codemod and the source reader of `plan --from-source` (ts-morph); it reads
+ *                        the planner's workflow types and nothing of the server or client side
  *   plan > audit > host  the planner; the compliance probe (a client); the host runtime — the client
  *                        side, which never imports the server side
  *   flows                the flow engine, the tool contract, summarize_repo with its built-in heuristic
@@ -26,6 +28,7 @@ const LAYERS = [
   ['legacy', '^src/legacy/'],
   ['server', '^src/server/'],
   ['kit', '^src/kit/'],
+  ['migrate', '^src/migrate/'],
   ['plan', '^src/plan/'],
   ['audit', '^src/audit/'],
   ['host', '^src/host/'],
@@ -43,6 +46,7 @@ const SIDEWAYS = {
   legacy: ['transports', 'plan', 'audit', 'host'],
   server: ['plan', 'audit', 'host'],
   kit: ['plan', 'audit', 'host'],
+  migrate: ['audit', 'host', 'flows', 'models', 'repo', 'state'],
   plan: ['host'],
 };
 

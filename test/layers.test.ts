@@ -25,6 +25,8 @@ const TREE: Record<string, string[]> = {
   'src/legacy/index.ts': ['src/server/factory.ts'],
   'src/protocol/revisions.ts': [],
   'examples/server.ts': ['src/entries/server.ts'],
+  'src/migrate/workflowFromSource.ts': ['src/plan/a.ts', 'src/protocol/revisions.ts'],
+  'src/cli/migrate.ts': ['src/migrate/workflowFromSource.ts'],
   // Forbidden, one of each kind.
   'src/host/fromServer.ts': ['type:src/server/factory.ts'],
   'src/flows/fromServer.ts': ['src/server/factory.ts'],
@@ -41,6 +43,8 @@ const TREE: Record<string, string[]> = {
   'src/host/hostModels.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
   'src/audit/scriptedHost.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
   'src/flows/summarizeRepo/builtin/model.ts': [],
+  'src/migrate/fromHost.ts': ['src/host/client.ts'],
+  'src/plan/fromMigrate.ts': ['src/migrate/workflowFromSource.ts'],
 };
 
 let root: string;
@@ -89,6 +93,8 @@ describe('the dependency rules (npm run deps)', () => {
         'examples-use-public-surfaces: examples/internals.ts -> src/flows/tool.ts',
         'host-and-audit-import-no-tool: src/host/hostModels.ts -> src/flows/summarizeRepo/builtin/model.ts',
         'host-and-audit-import-no-tool: src/audit/scriptedHost.ts -> src/flows/summarizeRepo/builtin/model.ts',
+        'layer-migrate: src/migrate/fromHost.ts -> src/host/client.ts',
+        'layer-plan: src/plan/fromMigrate.ts -> src/migrate/workflowFromSource.ts',
       ].sort(),
     );
   });

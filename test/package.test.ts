@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeSampleRepo, type FixtureRepo } from './helpers/fixtureRepo.js';
 import { meta } from './helpers/rawChannel.js';
+import { V2_REQUEST_SAMPLING } from './migrate/servers.js';
 
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -71,6 +72,15 @@ describe('the installed package', () => {
   it('runs the main job on the built-in model', async () => {
     const { stdout } = await run(bin, ['summarize', repo.root], { cwd: project, timeout: 60_000 });
     expect(stdout).toContain('Written by the built-in heuristic');
+  });
+
+  it('migrates a server with the TypeScript compiler it installed (ts-morph stays outside the bundle)', async () => {
+    const server = join(work, 'author-server');
+    await run('mkdir', [server]);
+    await writeFile(join(server, 'server.ts'), V2_REQUEST_SAMPLING['server.ts'] as string);
+    const { stdout } = await run(bin, ['migrate', server], { cwd: project, timeout: 60_000 });
+    expect(stdout).toContain("+    const explanation = await ctx.sample('explanation', {");
+    expect(stdout).toContain('1 migrated, 0 flagged, 0 unsupported');
   });
 
   it(

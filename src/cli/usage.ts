@@ -7,6 +7,10 @@ Usage:
                                               serve the summarize_repo tool over MCP
   mcp-model-input keygen [KID]                print a fresh request-state key line (kid:base64)
   mcp-model-input plan FILE [--json]          plan a model-assisted tool: sampling or not, and how
+  mcp-model-input plan --from-source DIR [--tool NAME] [--json]
+                                              the same plan for a server's tools, inferred from its code
+  mcp-model-input migrate DIR [--write] [--json] [--check]
+                                              rewrite a server's sampling tool handlers onto the kit
   mcp-model-input audit (--stdio "COMMAND" | --url URL) [--tool NAME --args JSON]
                                               probe a live MCP server against the 2026-07-28 rules
   mcp-model-input call TOOL (--stdio "COMMAND" | --url URL) [--args JSON] [options]
@@ -191,6 +195,7 @@ or --state-keys-file. KID defaults to a date stamp like k20261130.`;
 
 export const PLAN_USAGE = `Usage: mcp-model-input plan FILE [--json]
        mcp-model-input plan --from-audit REPORT.json [FILE] [--json]
+       mcp-model-input plan --from-source DIR [--tool NAME] [--json]
        mcp-model-input plan --schema
 
 Reads a workflow file (YAML or JSON: one model-assisted tool, its steps, its requirements) and prints
@@ -204,10 +209,37 @@ Options:
   --json                     print the plan as JSON instead of Markdown
   --from-audit REPORT.json   fill the round table from an 'audit --json' report of the live tool
                              (without FILE, the workflow is inferred from the report)
+  --from-source DIR          infer the workflow of each sampling tool from a TypeScript server's code
+                             (its sampling steps, capabilities, tools in sampling, loops); one plan
+                             per tool (several: Markdown one after another, JSON an array)
+  --tool NAME                with --from-source: plan only this tool
   --schema                   print the workflow JSON Schema
   -h, --help                 show this help
 
-Exit status: 0 a plan was printed, 2 bad usage or an invalid workflow or report.`;
+Exit status: 0 a plan was printed, 2 bad usage, an invalid workflow or report, or no sampling tool
+in DIR.`;
+
+export const MIGRATE_USAGE = `Usage: mcp-model-input migrate DIR [--write [--force]] [--json] [--check]
+
+Finds the tool handlers of a TypeScript MCP server under DIR that ask for sampling (SDK v1
+server.createMessage / mcpServer.server.createMessage / extra.sendRequest sampling/createMessage,
+SDK v2 ctx.mcpReq.requestSampling) and rewrites each one it can prove safe into a kit tool
+(defineModelTool) registered with registerModelTool on the same server: each sampling call becomes
+await ctx.sample('<step>', params). Effects that would run again on every MRTR round (file writes,
+network and database calls, clocks, randomness, writes to variables outside the handler) are wrapped
+in ctx.once(...) where that is mechanical; otherwise the handler is left unchanged and reported.
+Hand-built inputRequired(...) state machines are reported, not rewritten. Without --write it prints
+the unified diff and the report; nothing is written. Output follows the project's Prettier settings.
+
+Options:
+  --write                    edit the files in place (only in a clean git work tree)
+  --force                    with --write: write even outside a clean git work tree
+  --json                     print the report as JSON (per call site: status, reason, location, step)
+  --check                    type-check the result (tsc --noEmit with each file's tsconfig.json, in
+                             memory) and list the errors the rewrite adds
+  -h, --help                 show this help
+
+Exit status: 0 done, 1 --check found errors the rewrite adds or --write was refused, 2 bad usage.`;
 
 export const AUDIT_USAGE = `Usage: mcp-model-input audit (--stdio "COMMAND" | --url URL) [options]
 

@@ -8,9 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/rawChannel.js';
 
 const RECORDER = fileURLToPath(new URL('../fixtures/loadRecorder.mjs', import.meta.url));
-const COMMANDS = ['serve', 'summarize', 'plan', 'audit', 'call', 'discover', 'keygen'];
+const COMMANDS = ['serve', 'summarize', 'plan', 'migrate', 'audit', 'call', 'discover', 'keygen'];
 /** Never needed to print a version or a help text, nor to answer server/discover. */
-const HEAVY = ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer', '@clack/prompts', '@clack/core', 'yaml', 'ajv'];
+const HEAVY = [
+  'openai',
+  '@anthropic-ai/sdk',
+  'gpt-tokenizer',
+  '@clack/prompts',
+  '@clack/core',
+  'yaml',
+  'ajv',
+  'ts-morph',
+];
 
 interface Run {
   code: number | null;
@@ -158,6 +167,28 @@ describe('the CLI loads a command only when it runs', () => {
       expect(result.packages.has('yaml')).toBe(true);
       expect(result.packages.has('ajv')).toBe(true);
       expect(result.own).toContain('cli/plan.js');
+      // The TypeScript compiler is for reading code only: a workflow file never loads it.
+      expect(result.packages.has('ts-morph')).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('loads ts-morph for migrate and plan --from-source, and only there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mmi-lazy-'));
+    try {
+      await writeFile(join(dir, 'server.ts'), 'export const nothing = 1;\n');
+      for (const args of [
+        ['migrate', dir],
+        ['plan', '--from-source', dir],
+      ]) {
+        const result = await run(args);
+        expect(result.packages.has('ts-morph'), args.join(' ')).toBe(true);
+        expect(
+          result.own.some((file) => file.startsWith('migrate/')),
+          args.join(' '),
+        ).toBe(true);
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -36,6 +36,11 @@ const COMMANDS = {
     heading: '## `plan FILE` and `audit`',
     run: async () => (await import('../../src/cli/plan.js')).runPlan,
   },
+  migrate: {
+    usage: usage.MIGRATE_USAGE,
+    heading: '## `migrate DIR`',
+    run: async () => (await import('../../src/cli/migrate.js')).runMigrate,
+  },
   audit: {
     usage: usage.AUDIT_USAGE,
     heading: '## `plan FILE` and `audit`',
