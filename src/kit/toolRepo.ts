@@ -3,7 +3,15 @@
  * hold, secret-bearing files are never read, binary and oversized files are skipped), opened at its first use.
  * Texts read here are redacted again on their way to any model (redact.ts), whatever the tool does with them.
  */
-import { openRepository, type ReadBudget, type ReadResult, type RepoListing, type Repository } from '../repo/index.js';
+import { readDiff, type DiffOutcome, type DiffRequest } from '../repo/gitDiff.js';
+import {
+  DEFAULT_GIT_TIMEOUT_MS,
+  openRepository,
+  type ReadBudget,
+  type ReadResult,
+  type RepoListing,
+  type Repository,
+} from '../repo/index.js';
 import type { RepositoryOptions, RepoSurvey, SurveyOptions } from '../repo/index.js';
 
 /** Bytes of one file `readText` shows by default. */
@@ -23,6 +31,12 @@ export interface ToolRepo {
   readText(path: string, maxBytes?: number): Promise<string | undefined>;
   /** Whether a relative path names a secret-bearing file (never read). */
   isSecretFile(path: string): Promise<boolean>;
+  /**
+   * A diff of the served repository: the working tree (staged and unstaged) against `HEAD` by default, or
+   * `base..head`. Refs must name commits (never an option or a path); secret-bearing files' diffs are withheld,
+   * files the repository's ignore files exclude are left out, secrets are redacted and those added reported.
+   */
+  diff(request?: DiffRequest): Promise<DiffOutcome>;
 }
 
 export function createToolRepo(root: string, options: RepositoryOptions): ToolRepo {
@@ -41,5 +55,14 @@ export function createToolRepo(root: string, options: RepositoryOptions): ToolRe
       return read.files[0]?.content;
     },
     isSecretFile: async (path) => (await repo()).isSecretFile(path),
+    async diff(request = {}) {
+      const reader = await repo();
+      return readDiff(request, {
+        root: reader.root,
+        command: options.gitCommand ?? 'git',
+        timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+        isSecretFile: (path) => reader.isSecretFile(path),
+      });
+    },
   };
 }
