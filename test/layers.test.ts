@@ -41,6 +41,12 @@ const TREE: Record<string, string[]> = {
   'src/host/hostModels.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
   'src/audit/scriptedHost.ts': ['src/flows/summarizeRepo/builtin/model.ts'],
   'src/flows/summarizeRepo/builtin/model.ts': [],
+  // Shipped tools: the public kit only, never the kit's insides nor another tool.
+  'src/tools/askRepo/tool.ts': ['src/entries/tool.ts', 'src/tools/askRepo/prompts.ts'],
+  'src/tools/askRepo/prompts.ts': [],
+  'src/tools/reviewChanges/tool.ts': ['src/kit/index.ts', 'src/tools/askRepo/prompts.ts'],
+  'src/entries/tool.ts': ['src/kit/index.ts'],
+  'src/kit/index.ts': [],
 };
 
 let root: string;
@@ -89,6 +95,9 @@ describe('the dependency rules (npm run deps)', () => {
         'examples-use-public-surfaces: examples/internals.ts -> src/flows/tool.ts',
         'host-and-audit-import-no-tool: src/host/hostModels.ts -> src/flows/summarizeRepo/builtin/model.ts',
         'host-and-audit-import-no-tool: src/audit/scriptedHost.ts -> src/flows/summarizeRepo/builtin/model.ts',
+        'layer-tools: src/tools/reviewChanges/tool.ts -> src/kit/index.ts',
+        'tools-use-public-kit: src/tools/reviewChanges/tool.ts -> src/kit/index.ts',
+        'tools-use-public-kit: src/tools/reviewChanges/tool.ts -> src/tools/askRepo/prompts.ts',
       ].sort(),
     );
   });

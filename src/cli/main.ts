@@ -8,12 +8,14 @@
 import { isModelInputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import {
+  ASK_USAGE,
   AUDIT_USAGE,
   CALL_USAGE,
   DISCOVER_USAGE,
   KEYGEN_USAGE,
   MAIN_USAGE,
   PLAN_USAGE,
+  REVIEW_USAGE,
   SERVE_USAGE,
   SUMMARIZE_USAGE,
 } from './usage.js';
@@ -43,6 +45,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     usage: SUMMARIZE_USAGE,
     load: async () => (await import('./summarize.js')).runSummarize,
   },
+  ask: { usage: ASK_USAGE, load: async () => (await import('./ask.js')).runAsk },
+  review: { usage: REVIEW_USAGE, load: async () => (await import('./review.js')).runReview },
   plan: { usage: PLAN_USAGE, load: async () => (await import('./plan.js')).runPlan },
   audit: { usage: AUDIT_USAGE, load: async () => (await import('./audit.js')).runAuditCommand },
   call: { usage: CALL_USAGE, load: async () => (await import('./call.js')).runCall },

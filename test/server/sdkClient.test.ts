@@ -131,7 +131,7 @@ describe.each([
     expect(discover.supportedVersions).toEqual(['2026-07-28']);
     expect(discover.capabilities).toEqual({ tools: {} });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_repo', 'review_changes', 'summarize_repo']);
   });
 
   it('runs the three-round flow to a complete, structured result', async () => {

@@ -30,7 +30,7 @@ export const MAX_EXPLORE_TURNS = 6;
 /** Paths shown of one directory listing in explore mode. */
 const LISTED_PATHS = 200;
 
-const input = z.object({
+const input = z.strictObject({
   question: z.string().trim().min(1).max(2000).describe('The question about the served repository'),
   maxFiles: z.number().int().min(1).max(20).optional().describe(`Files read at most (default ${DEFAULT_MAX_FILES})`),
   mode: z

@@ -23,7 +23,7 @@ import {
   type Verdict,
 } from './prompts.js';
 
-const input = z.object({
+const input = z.strictObject({
   base: z.string().max(200).optional().describe('A commit to review from (default HEAD, against the working tree)'),
   head: z.string().max(200).optional().describe('A commit to review up to (needs base; default the working tree)'),
   paths: z.array(z.string().max(1000)).max(100).optional().describe('Only these paths, relative to the root'),
