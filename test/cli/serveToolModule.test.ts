@@ -71,6 +71,8 @@ describe('serve --tool-module', () => {
   it('refuses an unknown shipped tool', async () => {
     const { code, stderr } = await runCli(['serve', '--stdio', '--root', repo.root, '--tools', 'ask_anything']);
     expect(code).toBe(2);
-    expect(stderr).toContain("--tools: unknown tool 'ask_anything' (shipped: summarize_repo, ask_repo, review_changes)");
+    expect(stderr).toContain(
+      "--tools: unknown tool 'ask_anything' (shipped: summarize_repo, ask_repo, review_changes)",
+    );
   });
 });
