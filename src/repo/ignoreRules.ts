@@ -51,7 +51,12 @@ export function readIgnoreFile(absolute: string): string | undefined {
   // Most ignore files asked about do not exist: a failed open costs an exception, several times the cost of this
   // check, which never follows a final symbolic link (the open refuses one anyway). (A file that appears right after
   // it is read by the next call, as if this one had come a moment earlier.)
-  if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
+  // ENOTDIR: a parent is a file, as `.git` is in a linked work tree or a submodule (`.git/info/exclude`).
+  try {
+    if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return undefined;
+  } catch {
+    return undefined;
+  }
   let fd: number;
   try {
     fd = openSync(absolute, OPEN_FLAGS);

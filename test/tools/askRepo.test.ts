@@ -190,3 +190,22 @@ describe('ask_repo explore mode', () => {
     expect(out.citations[0]).toMatchObject({ path: 'src/net/retry.ts', verified: true });
   });
 });
+
+describe('ask_repo in a linked work tree', () => {
+  it('answers where .git is a file (git worktree, submodule): the ignore rules of .git/info/exclude are skipped', async () => {
+    const tree = await makeTree({
+      '.git': 'gitdir: /nowhere/.git/worktrees/x\n',
+      'src/retry.ts': 'export const retry = 1;\n',
+    });
+    try {
+      const run = await testModelTool(askRepo, {
+        client: 'mrtr-no-sampling',
+        args: { question: 'retry' },
+        server: { root: tree.root, repository: { listing: 'walker' } },
+      });
+      expect(structured(run).filesRead).toEqual(['src/retry.ts']);
+    } finally {
+      await tree.cleanup();
+    }
+  });
+});
