@@ -28,10 +28,10 @@ beforeAll(async () => {
       '}',
       '',
     ].join('\n'),
-    'docs/deep/nested/place/quota.txt': 'Quota: 42 requests per minute (zanzibar limit).\n',
+    'scratch/a/b/c/d/e/quota.txt': 'Quota: 42 requests per minute (zanzibar limit).\n',
     '.env': 'AWS_SECRET_ACCESS_KEY=abc\n',
   };
-  for (let i = 0; i < 80; i++) files[`src/gen/module${i}.ts`] = filler(`value${i}`);
+  for (let i = 0; i < 150; i++) files[`src/gen/module${i}.ts`] = filler(`value${i}`);
   repo = await makeTree(files);
 });
 afterAll(() => repo.cleanup());
@@ -157,26 +157,32 @@ describe('ask_repo on each route', () => {
 
 describe('ask_repo explore mode', () => {
   it('finds an answer in a file the ranking leaves out, by listing and reading', async () => {
+    const script = [
+      JSON.stringify({ action: 'list', path: 'scratch' }),
+      JSON.stringify({ action: 'read', paths: ['scratch/a/b/c/d/e/quota.txt'] }),
+      JSON.stringify({
+        action: 'answer',
+        answer: 'The ceiling is 42 per minute (scratch/a/b/c/d/e/quota.txt:1).',
+        citations: [],
+      }),
+    ];
+    const prompts: string[] = [];
     const run = await testModelTool(askRepo, {
       client: 'mrtr-sampling',
-      model: {
-        explore: [
-          JSON.stringify({ action: 'list', path: 'docs' }),
-          JSON.stringify({ action: 'read', paths: ['docs/deep/nested/place/quota.txt'] }),
-          JSON.stringify({
-            action: 'answer',
-            answer: 'The limit is 42 per minute (docs/deep/nested/place/quota.txt:1).',
-            citations: [],
-          }),
-        ],
+      model: (_step, request) => {
+        prompts.push(JSON.stringify(request));
+        return script[prompts.length - 1] ?? '';
       },
-      args: { question: 'What is the rate limit?', mode: 'explore' },
+      args: { question: 'What is the throughput ceiling?', mode: 'explore' },
       server: { root: repo.root },
     });
     const out = structured(run);
+    // The candidates shown first leave the file out: only listing the directory finds it.
+    expect(prompts[0]).not.toContain('quota.txt');
+    expect(prompts[1]).toContain('scratch/a/b/c/d/e/quota.txt');
     expect(run.rounds).toHaveLength(3);
-    expect(out.filesRead).toEqual(['docs/deep/nested/place/quota.txt']);
-    expect(out.citations).toEqual([{ path: 'docs/deep/nested/place/quota.txt', lines: '1', verified: true }]);
+    expect(out.filesRead).toEqual(['scratch/a/b/c/d/e/quota.txt']);
+    expect(out.citations).toEqual([{ path: 'scratch/a/b/c/d/e/quota.txt', lines: '1', verified: true }]);
   });
 
   it('the built-in explore reads the best candidates and answers with their passages', async () => {
