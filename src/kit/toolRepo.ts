@@ -3,15 +3,8 @@
  * hold, secret-bearing files are never read, binary and oversized files are skipped), opened at its first use.
  * Texts read here are redacted again on their way to any model (redact.ts), whatever the tool does with them.
  */
-import { readDiff, type DiffOutcome, type DiffRequest } from '../repo/gitDiff.js';
-import {
-  DEFAULT_GIT_TIMEOUT_MS,
-  openRepository,
-  type ReadBudget,
-  type ReadResult,
-  type RepoListing,
-  type Repository,
-} from '../repo/index.js';
+import type { DiffOutcome, DiffRequest } from '../repo/gitDiff.js';
+import type { ReadBudget, ReadResult, RepoListing, Repository } from '../repo/index.js';
 import type { RepositoryOptions, RepoSurvey, SurveyOptions } from '../repo/index.js';
 
 /** Bytes of one file `readText` shows by default. */
@@ -41,7 +34,9 @@ export interface ToolRepo {
 
 export function createToolRepo(root: string, options: RepositoryOptions): ToolRepo {
   let opened: Promise<Repository> | undefined;
-  const repo = (): Promise<Repository> => (opened ??= openRepository(root, options));
+  // The reader loads at first use: a server answers discovery and tools/list without it.
+  const repo = (): Promise<Repository> =>
+    (opened ??= import('../repo/index.js').then(({ openRepository }) => openRepository(root, options)));
   return {
     list: async (subPath) => (await repo()).list(subPath),
     survey: async (subPath, survey) => (await repo()).survey(subPath, survey),
@@ -57,6 +52,10 @@ export function createToolRepo(root: string, options: RepositoryOptions): ToolRe
     isSecretFile: async (path) => (await repo()).isSecretFile(path),
     async diff(request = {}) {
       const reader = await repo();
+      const [{ readDiff }, { DEFAULT_GIT_TIMEOUT_MS }] = await Promise.all([
+        import('../repo/gitDiff.js'),
+        import('../repo/index.js'),
+      ]);
       return readDiff(request, {
         root: reader.root,
         command: options.gitCommand ?? 'git',
