@@ -27,10 +27,18 @@ async function measure(label: string, tool: typeof askRepo | typeof reviewChange
     console.log(`${label}: failed: ${JSON.stringify(run.error ?? run.result?.content)}`);
     return;
   }
-  const out = run.result.structuredContent as { usage?: Usage; filesRead?: string[]; files?: unknown[]; pieces?: number };
+  const out = run.result.structuredContent as {
+    usage?: Usage;
+    filesRead?: string[];
+    files?: unknown[];
+    pieces?: number;
+  };
   const usage = out.usage ?? { modelCalls: 0, inputBytes: 0 };
   const per = usage.modelCalls === 0 ? 0 : Math.round(usage.inputBytes / usage.modelCalls);
-  const extra = out.filesRead !== undefined ? `files read ${out.filesRead.length}` : `files ${out.files?.length ?? 0}, pieces ${out.pieces ?? 0}`;
+  const extra =
+    out.filesRead !== undefined
+      ? `files read ${out.filesRead.length}`
+      : `files ${out.files?.length ?? 0}, pieces ${out.pieces ?? 0}`;
   console.log(
     `${label}: ${usage.modelCalls} model questions, ${usage.inputBytes} bytes in all, ${per} bytes per question` +
       `${usage.maxInputBytes !== undefined ? `, largest ${usage.maxInputBytes}` : ''}; ${extra}`,
@@ -46,4 +54,7 @@ const large = await ensureLargeRepo(DATA, FILES);
 const question = 'Where is value42 exported?';
 await measure(`${FILES}-file tree, ask_repo pick`, askRepo, large.root, { question });
 await measure(`${FILES}-file tree, ask_repo explore`, askRepo, large.root, { question, mode: 'explore' });
-await measure(`${FILES}-file tree, review_changes HEAD~5..HEAD`, reviewChanges, large.root, { base: 'HEAD~5', head: 'HEAD' });
+await measure(`${FILES}-file tree, review_changes HEAD~5..HEAD`, reviewChanges, large.root, {
+  base: 'HEAD~5',
+  head: 'HEAD',
+});
