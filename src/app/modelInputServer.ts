@@ -34,7 +34,9 @@ import { VERSION } from '../version.js';
 import type { ExploreBounds } from '../flows/summarizeRepo/explore/bounds.js';
 import type { AnyToolDefinition } from '../flows/tool.js';
 import { ModelInputError } from '../errors.js';
-import { createModelKit, isModelTool, modelToolDefinition, type ModelKit, type ModelTool } from '../kit/index.js';
+import { createModelKit, type ModelKit } from '../kit/kit.js';
+import { isModelTool, type ModelTool } from '../kit/modelTool.js';
+import { modelToolDefinition } from '../kit/serveModelTool.js';
 import { askRepo } from '../tools/askRepo/tool.js';
 import { reviewChanges } from '../tools/reviewChanges/tool.js';
 

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { ModelInputError } from '../errors.js';
-import { isModelTool, MODEL_TOOL_MARKER, type ModelTool } from '../kit/index.js';
+import { isModelTool, MODEL_TOOL_MARKER, type ModelTool } from '../kit/modelTool.js';
 import { printable } from '../protocol/sanitize.js';
 import { SHIPPED_TOOLS, type ServedTool } from './modelInputServer.js';
 

@@ -3,15 +3,13 @@ import { ModelInputError } from '../errors.js';
 import { PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
 import { createStderrLogger, type Logger } from '../logger.js';
 import { planReach, SAMPLING_ONLY_HINT } from '../models/sources.js';
-import { createModelInputHttpFront, createModelInputServer, serveModelInputStdio } from '../app/modelInputServer.js';
+import { createModelInputHttpFront, serveModelInputStdio } from '../app/modelInputServer.js';
+import { openProductServer } from '../app/productServer.js';
 import { servedToolsFrom } from '../app/toolModules.js';
 import { warmUpServer, type ServedRoot } from '../app/warmUp.js';
-import type { ServerMetrics } from '../server/metrics.js';
-import { createPrincipalLimits } from '../server/principalLimits.js';
 import { ANONYMOUS, loadTokensFile, localPrincipal } from '../server/principals.js';
-import { loadKeyRing, type KeyRing } from '../state/index.js';
+import { loadKeyRing } from '../state/index.js';
 import { KID_PATTERN } from '../state/keyRing.js';
-import { openStore, type SharedStore } from '../state/stores/index.js';
 import { defaultAllowedHosts, defaultAllowedOrigins, type HttpFront } from '../transports/http.js';
 import { listenMetrics, type MetricsListener } from '../transports/metricsHttp.js';
 import type { ListeningServer } from '../transports/nodeHttp.js';
@@ -156,18 +154,6 @@ function onShutdownSignal(stop: (signal: string) => void): () => void {
   };
 }
 
-/** The readiness checks of `/readyz`: keys loaded, store reachable. */
-function readinessChecks(ring: KeyRing, store: SharedStore) {
-  return {
-    keys: () =>
-      Promise.resolve(`${ring.kids.length} key(s) loaded${ring.ephemeral ? ' (ephemeral, this process only)' : ''}`),
-    store: async () => {
-      await store.ping();
-      return `${store.kind} reachable`;
-    },
-  };
-}
-
 /** Node's whole-request deadline: the backstop behind the front's body deadline, never shorter than it. */
 function requestTimeoutFor(bodyTimeoutMs: number | undefined, defaultTimeoutMs: number): { requestTimeoutMs: number } {
   return { requestTimeoutMs: Math.max(defaultTimeoutMs, (bodyTimeoutMs ?? 0) + 5_000) };
@@ -268,38 +254,20 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     );
   }
   const fleet = parseFleetFlags(values);
-  const store = openStore(values.store, logger);
-  if (store.kind === 'redis') {
-    if (ring.ephemeral) logger.warn('--store is shared but the state keys are not: every instance needs the same keys');
-    // Bounded: an unreachable store is reported (MRTR rounds refused, /readyz 503), not fatal.
-    await store
-      .ping()
-      .catch(() =>
-        logger.warn(`store: ${store.description} unreachable at start; MRTR rounds are refused until it is back`),
-      );
-  }
-  const limits = createPrincipalLimits({
-    store,
-    logger,
-    ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
-    ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
-  });
-  // prom-client (and the tracing API it loads, about 90 files) only when metrics are asked for.
-  const metrics: ServerMetrics | undefined =
-    fleet.metrics === undefined ? undefined : (await import('../server/metrics.js')).createServerMetrics();
-  const common = {
-    tools,
-    store,
-    ...(limits !== undefined && { limits }),
-    ...(metrics !== undefined && { metrics }),
-    budgets,
+  const product = await openProductServer({
     root,
+    tools,
     models,
     keyRing: ring,
     logger,
+    budgets,
     admission,
+    ...(values.store !== undefined && { store: values.store }),
     ...(stateTtlSeconds !== undefined && { stateTtlSeconds }),
     ...(maxRounds !== undefined && { maxRounds }),
+    ...(fleet.callsPerMinute !== undefined && { callsPerMinute: fleet.callsPerMinute }),
+    ...(fleet.tokensPerDay !== undefined && { tokensPerDay: fleet.tokensPerDay }),
+    metrics: fleet.metrics !== undefined,
     legacy: legacy.enabled && {
       ...(legacy.maxSamplesPerCall !== undefined && { maxSamplesPerCall: legacy.maxSamplesPerCall }),
       ...(legacy.maxSessions !== undefined && { maxSessions: legacy.maxSessions }),
@@ -313,7 +281,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     ...(values['allow-secret-file'] !== undefined && {
       repository: { allowSecretFiles: values['allow-secret-file'] },
     }),
-  };
+  });
+  const { store, limits, metrics } = product;
 
   // The one served root as summarize_repo reads it: the warm-up surveys it ahead of the first call (app/warmUp.ts).
   const warms = tools.includes('summarize_repo');
@@ -324,7 +293,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   };
 
   if (address === undefined) {
-    const server = createModelInputServer({ ...common, defaultPrincipal: localPrincipal(), admitCalls: true });
+    const server = product.create(localPrincipal(), true);
     // What the first tool call needs loads once the first answer is out: never before it, never in the call.
     const warmUp = new AbortController();
     const handle = serveModelInputStdio(server, {
@@ -358,7 +327,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   }
 
   const { host, port } = address;
-  const server = createModelInputServer({ ...common, defaultPrincipal: ANONYMOUS });
+  const server = product.create(ANONYMOUS, false);
   // The Node HTTP adapter loads only when serving HTTP: stdio start-up never pays for it.
   const { DEFAULT_REQUEST_TIMEOUT_MS, listenHttp } = await import('../transports/nodeHttp.js');
   const listening = await listenHttp(
@@ -372,7 +341,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
         ...(maxBodyBytes !== undefined && { maxBodyBytes }),
         ...(limits !== undefined && { limits }),
         ...(metrics !== undefined && { metrics }),
-        readiness: readinessChecks(ring, store),
+        readiness: product.readiness,
         ...httpLimits,
       });
       return warms ? warmingUpAfterFirstAnswer(front, served) : front;

@@ -1,8 +1,14 @@
-/** A model tool as the server registers it: its descriptor, and each call run on the kit. */
+/**
+ * A model tool as the server registers it: its descriptor, and each call run on the kit. The replay engine (and the
+ * repository reader, the redactor behind it) is imported at the first call, so a server answers `server/discover` and
+ * `tools/list` without loading it.
+ */
 import { defineTool, type AnyToolDefinition } from '../flows/tool.js';
 import type { ModelKit } from './kit.js';
 import type { ModelTool } from './modelTool.js';
-import { runModelTool } from './runModelTool.js';
+import type { runModelTool } from './runModelTool.js';
+
+let engine: Promise<{ runModelTool: typeof runModelTool }> | undefined;
 
 /** Title from the name when the author gave none: `explain_file` -> `Explain file`. */
 function titleOf(name: string): string {
@@ -18,6 +24,12 @@ export function modelToolDefinition(tool: ModelTool, kit: ModelKit): AnyToolDefi
     inputSchema: tool.input,
     ...(tool.output !== undefined && { outputSchema: tool.output }),
     ...(tool.annotations !== undefined && { annotations: tool.annotations }),
-    run: (args, ctx) => runModelTool(tool, kit, args, ctx),
+    async run(args, ctx) {
+      const loaded = await (engine ??= import('./runModelTool.js').catch((error: unknown) => {
+        engine = undefined; // a failed load is tried again by the next call
+        throw error;
+      }));
+      return loaded.runModelTool(tool, kit, args, ctx);
+    },
   });
 }

@@ -47,6 +47,7 @@ describe.skipIf(missing.length > 0)('spilled journal entries on a fleet with Red
     const keyRing = createEphemeralKeyRing();
     for (let i = 0; i < 2; i++) {
       const store = createRedisStore({ url: redis.url, logger: silentLogger });
+      await store.ping(); // connected before the first round (commands fail fast while connecting)
       stores.push(store);
       const server = createModelInputServer({
         root: repo.root,
