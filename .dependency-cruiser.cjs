@@ -6,6 +6,8 @@
  *   entries, index.ts    public surfaces by audience (./server, ./summarize; ./host and ./planner are
  *                        host/index.ts and plan/index.ts)
  *   app                  composition: server + fronts + key ring + models + the legacy era
+ *   tools                shipped model tools (ask_repo, review_changes): plug-in folders that import only the
+ *                        kit's public surface, src/entries/tool.ts (rule tools-use-public-kit)
  *   transports | legacy  the fronts; the 2025-11-25 era, a plug-in only app/ (and the ./server surface) wires
  *   server               server assembly, the era seam
  *   kit                  the model-tool kit: defineModelTool, replay, routes down the model plan — knows no tool
@@ -24,6 +26,7 @@ const LAYERS = [
   ['cli', '^src/(cli/|cli\\.ts$)'],
   ['entries', '^src/(entries/|index\\.ts$)'],
   ['app', '^src/app/'],
+  ['tools', '^src/tools/'],
   ['transports', '^src/transports/'],
   ['legacy', '^src/legacy/'],
   ['server', '^src/server/'],
@@ -59,6 +62,16 @@ const layerRules = LAYERS.filter(([name]) => name !== 'cli').map(([name, path]) 
   const forbidden = [...new Set([...above(name), ...(SIDEWAYS[name] ?? [])])]
     // The ./server surface re-exports the legacy plug-in for library users who assemble their own server.
     .filter((target) => !(name === 'entries' && target === 'legacy'));
+  // A shipped tool imports the kit's public surface (src/entries/tool.ts) and nothing else of src/.
+  if (name === 'tools') {
+    return {
+      name: 'layer-tools',
+      comment: 'src/tools may import only its own folder and the public kit, src/entries/tool.ts',
+      severity: 'error',
+      from: { path },
+      to: { path: '^src/', pathNot: ['^src/tools/', '^src/entries/tool\\.ts$'] },
+    };
+  }
   return {
     name: `layer-${name}`,
     comment: `src/${name} may not import ${forbidden.join(', ')} (see docs/architecture.md, "Layers")`,
@@ -91,6 +104,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(host|audit)/' },
       to: { path: ['^src/flows/summarizeRepo/', '^src/kit/', '^examples/'] },
+    },
+    {
+      name: 'tools-use-public-kit',
+      comment:
+        'a shipped tool is written as an outside author would write it: each tool folder imports only itself and ' +
+        'the public kit (src/entries/tool.ts), never another tool',
+      severity: 'error',
+      from: { path: '^src/tools/([^/]+)/' },
+      to: { path: '^src/', pathNot: ['^src/tools/$1/', '^src/entries/tool\\.ts$'] },
     },
     {
       name: 'no-circular',

@@ -45,6 +45,12 @@ const TREE: Record<string, string[]> = {
   'src/flows/summarizeRepo/builtin/model.ts': [],
   'src/migrate/fromHost.ts': ['src/host/client.ts'],
   'src/plan/fromMigrate.ts': ['src/migrate/workflowFromSource.ts'],
+  // Shipped tools: the public kit only, never the kit's insides nor another tool.
+  'src/tools/askRepo/tool.ts': ['src/entries/tool.ts', 'src/tools/askRepo/prompts.ts'],
+  'src/tools/askRepo/prompts.ts': [],
+  'src/tools/reviewChanges/tool.ts': ['src/kit/index.ts', 'src/tools/askRepo/prompts.ts'],
+  'src/entries/tool.ts': ['src/kit/index.ts'],
+  'src/kit/index.ts': [],
 };
 
 let root: string;
@@ -95,6 +101,9 @@ describe('the dependency rules (npm run deps)', () => {
         'host-and-audit-import-no-tool: src/audit/scriptedHost.ts -> src/flows/summarizeRepo/builtin/model.ts',
         'layer-migrate: src/migrate/fromHost.ts -> src/host/client.ts',
         'layer-plan: src/plan/fromMigrate.ts -> src/migrate/workflowFromSource.ts',
+        'layer-tools: src/tools/reviewChanges/tool.ts -> src/kit/index.ts',
+        'tools-use-public-kit: src/tools/reviewChanges/tool.ts -> src/kit/index.ts',
+        'tools-use-public-kit: src/tools/reviewChanges/tool.ts -> src/tools/askRepo/prompts.ts',
       ].sort(),
     );
   });

@@ -39,9 +39,14 @@ import { ModelInputError } from '../errors.js';
 import { createModelKit, type ModelKit } from '../kit/kit.js';
 import { isModelTool, type ModelTool } from '../kit/modelTool.js';
 import { modelToolDefinition } from '../kit/serveModelTool.js';
+import { askRepo } from '../tools/askRepo/tool.js';
+import { reviewChanges } from '../tools/reviewChanges/tool.js';
 
-/** The tools this package ships, served by name (`--tools`). */
-export const SHIPPED_TOOLS = ['summarize_repo'] as const;
+/** The shipped tools written on the kit (the others are flows of their own). */
+const SHIPPED_MODEL_TOOLS: Readonly<Record<string, ModelTool>> = { ask_repo: askRepo, review_changes: reviewChanges };
+
+/** The tools this package ships, served by name (`--tools`), all of them by default. */
+export const SHIPPED_TOOLS = ['summarize_repo', 'ask_repo', 'review_changes'] as const;
 export type ShippedToolName = (typeof SHIPPED_TOOLS)[number];
 
 /** A served tool: a shipped one by name, a model tool (served on the server's kit), or a low-level definition. */
@@ -53,7 +58,7 @@ export type LegacyOptions = LegacyServerOptions & LegacyHttpOptions;
 export interface ModelInputServerOptions {
   /** The only tree the tools may read. */
   root: string;
-  /** The tools served (default: `['summarize_repo']`). Names must be unique. */
+  /** The tools served (default: every shipped tool, {@link SHIPPED_TOOLS}). Names must be unique. */
   tools?: readonly ServedTool[];
   models: ModelPlan;
   keyRing: KeyRing;
@@ -118,7 +123,10 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     return isModelTool(tool) ? modelToolDefinition(tool, kit) : tool;
   });
   checkToolNames(tools, options.models);
-  const modelTools = served.filter((tool): tool is ModelTool => typeof tool !== 'string' && isModelTool(tool));
+  const modelTools = served.flatMap((tool): ModelTool[] => {
+    if (typeof tool === 'string') return SHIPPED_MODEL_TOOLS[tool] === undefined ? [] : [SHIPPED_MODEL_TOOLS[tool]];
+    return isModelTool(tool) ? [tool] : [];
+  });
   const admission = createAdmission({
     maxConcurrent: defaultMaxConcurrentCalls(usesProviders(options.models, served, modelTools)),
     ...options.admission,
@@ -138,6 +146,8 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
 }
 
 function shippedTool(name: string, options: ModelInputServerOptions, kit: ModelKit): AnyToolDefinition {
+  const modelTool = SHIPPED_MODEL_TOOLS[name];
+  if (modelTool !== undefined) return modelToolDefinition(modelTool, kit);
   if (name !== 'summarize_repo') {
     throw new ModelInputError(
       'config_invalid',

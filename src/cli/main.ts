@@ -8,6 +8,7 @@
 import { isModelInputError } from '../errors.js';
 import { VERSION } from '../version.js';
 import {
+  ASK_USAGE,
   AUDIT_USAGE,
   CALL_USAGE,
   DISCOVER_USAGE,
@@ -15,6 +16,7 @@ import {
   MAIN_USAGE,
   MIGRATE_USAGE,
   PLAN_USAGE,
+  REVIEW_USAGE,
   SERVE_USAGE,
   SUMMARIZE_USAGE,
 } from './usage.js';
@@ -44,6 +46,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     usage: SUMMARIZE_USAGE,
     load: async () => (await import('./summarize.js')).runSummarize,
   },
+  ask: { usage: ASK_USAGE, load: async () => (await import('./ask.js')).runAsk },
+  review: { usage: REVIEW_USAGE, load: async () => (await import('./review.js')).runReview },
   plan: { usage: PLAN_USAGE, load: async () => (await import('./plan.js')).runPlan },
   migrate: { usage: MIGRATE_USAGE, load: async () => (await import('./migrate.js')).runMigrate },
   audit: { usage: AUDIT_USAGE, load: async () => (await import('./audit.js')).runAuditCommand },

@@ -3,8 +3,12 @@ export const MAIN_USAGE = `mcp-model-input — model input for MCP tools on the 
 
 Usage:
   mcp-model-input summarize [DIR] [options]   summarize a repository in-process (default model: builtin)
+  mcp-model-input ask DIR "QUESTION" [options]
+                                              answer a question about a repository, citing path:lines
+  mcp-model-input review [DIR] [--base REF --head REF] [options]
+                                              review the working tree's changes, or base..head
   mcp-model-input serve (--stdio | --http [HOST:]PORT) [options]
-                                              serve the summarize_repo tool over MCP
+                                              serve summarize_repo, ask_repo and review_changes over MCP
   mcp-model-input keygen [KID]                print a fresh request-state key line (kid:base64)
   mcp-model-input plan FILE [--json]          plan a model-assisted tool: sampling or not, and how
   mcp-model-input plan --from-source DIR [--tool NAME] [--json]
@@ -23,7 +27,7 @@ Run 'mcp-model-input <command> --help' for a command's options.`;
 
 export const SERVE_USAGE = `Usage: mcp-model-input serve (--stdio | --http [HOST:]PORT) [options]
 
-Serves the summarize_repo tool (protocol revision 2026-07-28; stateless, no sessions). Clients
+Serves the summarize_repo, ask_repo and review_changes tools (protocol revision 2026-07-28; stateless, no sessions). Clients
 pinned to 2025-11-25 that open with initialize are served by the legacy adapter on the same
 command and endpoint: a session, and live sampling/createMessage requests (--legacy off refuses them).
 Secret-bearing files (.env, id_rsa, *.pem, .npmrc, kubeconfig…) are never read, and secrets inside other
@@ -36,8 +40,8 @@ Transport (exactly one):
 
 Options:
   --root DIR                 the only tree the tool may read (default: the current directory)
-  --tools NAMES              the shipped tools to serve, comma-separated (default: summarize_repo; none when
-                             --tool-module is given)
+  --tools NAMES              the shipped tools to serve, comma-separated: summarize_repo, ask_repo,
+                             review_changes (default: all three; none when --tool-module is given)
   --tool-module FILE         repeatable: serve the tools a module exports by default (a tool made with
                              defineModelTool from mcp-model-input/tool, or an array of them; docs/writing-tools.md)
   --model SPEC               where model input comes from (default: builtin)
@@ -333,3 +337,60 @@ more tools to a client that declares more.
   -h, --help                 show this help
 
 Exit status: 0 success, 2 bad usage, 5 protocol or connection error.`;
+
+export const ASK_USAGE = `Usage: mcp-model-input ask DIR "QUESTION" [options]
+
+Answers QUESTION about the repository in DIR with the ask_repo tool, run in-process: the model chooses
+the files to read and answers citing path:line-range; a citation of lines it never read is removed and
+counted. With the default model, builtin, no language model answers: the passages most likely to
+answer, found by the question's terms, each cited (docs/ask-repo.md).
+
+Options:
+  --max-files N              files read at most, 1-20 (default: 6)
+  --mode pick|explore        pick (default): the model chooses from ranked candidates; explore: it lists
+                             directories and reads files on its own, a few turns
+  --json                     print the structured result as JSON instead of the text
+  --quiet                    no informational lines on stderr (such as the one line per model call)
+  --model SPEC               as for 'serve --help' (default: builtin); a local run has no client, so
+                             'host' is passed over for the next source of the list
+  --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
+  --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10
+                             (default: 2)
+  --max-model-calls N        server-owned model calls per run, 1-100 (default: 6)
+  --max-model-tokens N       input plus output tokens per run, 1000-100000000 (default: 200000)
+  --model-deadline SECONDS   wall-clock time for all model calls of the run, 1-3600 (default: 180)
+  --allow-secret-file GLOB   repeatable: let a file of the secret-bearing deny list be read (its content
+                             is still redacted; docs/security.md)
+  -h, --help                 show this help
+
+Exit codes: 0 done, 1 the tool failed, 2 usage (including arguments the tool refuses).`;
+
+export const REVIEW_USAGE = `Usage: mcp-model-input review [DIR] [--base REF --head REF] [options]
+
+Reviews the changes of the git repository in DIR (default: the current directory) with the
+review_changes tool, run in-process: the working tree (staged and unstaged) against HEAD, or
+base..head. Findings (severity, path:line, message) and a verdict; deterministic checks on every
+model: a secret added (redacted, reported), a large binary added, a lock file changed without its
+manifest, conflict markers, debug statements. A secret-bearing file's diff is never shown
+(docs/review-changes.md).
+
+Options:
+  --base REF                 the commit to review from (default: HEAD, against the working tree)
+  --head REF                 the commit to review up to (needs --base)
+  --path PATH                repeatable: only these paths
+  --focus TEXT               what the model should look at most closely
+  --json                     print the structured result as JSON instead of the text
+  --quiet                    no informational lines on stderr (such as the one line per model call)
+  --model SPEC               as for 'serve --help' (default: builtin); a local run has no client, so
+                             'host' is passed over for the next source of the list
+  --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
+  --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10
+                             (default: 2)
+  --max-model-calls N        server-owned model calls per run, 1-100 (default: 6)
+  --max-model-tokens N       input plus output tokens per run, 1000-100000000 (default: 200000)
+  --model-deadline SECONDS   wall-clock time for all model calls of the run, 1-3600 (default: 180)
+  --allow-secret-file GLOB   repeatable: let a file of the secret-bearing deny list be read (its content
+                             is still redacted; docs/security.md)
+  -h, --help                 show this help
+
+Exit codes: 0 done, 1 the tool failed, 2 usage (including arguments the tool refuses).`;

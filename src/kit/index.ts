@@ -18,3 +18,4 @@ export { DEFAULT_INLINE_JOURNAL_BYTES, ReplayMismatchError } from './journal.js'
 export { runModelTool } from './runModelTool.js';
 export { modelToolDefinition } from './serveModelTool.js';
 export type { ToolRepo } from './toolRepo.js';
+export type { DiffFile, DiffOutcome, DiffRequest } from '../repo/gitDiff.js';

@@ -18,7 +18,6 @@ import type { ToolContext } from '../flows/tool.js';
 import { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 import type { ModelSource } from '../models/sources.js';
 import type { UsageMeter } from '../models/usage.js';
-import { redactRequest } from '../repo/secrets/index.js';
 import { checkAnswer, wireRequest } from './answers.js';
 import {
   questionDigest,
@@ -146,6 +145,8 @@ export function createReplay(input: ReplayInput): Replay {
     const digest = questionDigest('s', step, wire);
     const at = place('s', step, digest);
     if (at.entry !== undefined) return at.entry.v as SampleAnswer;
+    // The redactor loads at the first question: a server answers discovery and tools/list without it.
+    const { redactRequest } = await import('../repo/secrets/requestRedaction.js');
     const { params } = await redactRequest(wire);
     const sources = sourcesFor(kit, tool.name, step);
     const routeInput = {

@@ -3,7 +3,8 @@
  * hold, secret-bearing files are never read, binary and oversized files are skipped), opened at its first use.
  * Texts read here are redacted again on their way to any model (redact.ts), whatever the tool does with them.
  */
-import { openRepository, type ReadBudget, type ReadResult, type RepoListing, type Repository } from '../repo/index.js';
+import type { DiffOutcome, DiffRequest } from '../repo/gitDiff.js';
+import type { ReadBudget, ReadResult, RepoListing, Repository } from '../repo/index.js';
 import type { RepositoryOptions, RepoSurvey, SurveyOptions } from '../repo/index.js';
 
 /** Bytes of one file `readText` shows by default. */
@@ -23,11 +24,19 @@ export interface ToolRepo {
   readText(path: string, maxBytes?: number): Promise<string | undefined>;
   /** Whether a relative path names a secret-bearing file (never read). */
   isSecretFile(path: string): Promise<boolean>;
+  /**
+   * A diff of the served repository: the working tree (staged and unstaged) against `HEAD` by default, or
+   * `base..head`. Refs must name commits (never an option or a path); secret-bearing files' diffs are withheld,
+   * files the repository's ignore files exclude are left out, secrets are redacted and those added reported.
+   */
+  diff(request?: DiffRequest): Promise<DiffOutcome>;
 }
 
 export function createToolRepo(root: string, options: RepositoryOptions): ToolRepo {
   let opened: Promise<Repository> | undefined;
-  const repo = (): Promise<Repository> => (opened ??= openRepository(root, options));
+  // The reader loads at first use: a server answers discovery and tools/list without it.
+  const repo = (): Promise<Repository> =>
+    (opened ??= import('../repo/index.js').then(({ openRepository }) => openRepository(root, options)));
   return {
     list: async (subPath) => (await repo()).list(subPath),
     survey: async (subPath, survey) => (await repo()).survey(subPath, survey),
@@ -41,5 +50,18 @@ export function createToolRepo(root: string, options: RepositoryOptions): ToolRe
       return read.files[0]?.content;
     },
     isSecretFile: async (path) => (await repo()).isSecretFile(path),
+    async diff(request = {}) {
+      const reader = await repo();
+      const [{ readDiff }, { DEFAULT_GIT_TIMEOUT_MS }] = await Promise.all([
+        import('../repo/gitDiff.js'),
+        import('../repo/index.js'),
+      ]);
+      return readDiff(request, {
+        root: reader.root,
+        command: options.gitCommand ?? 'git',
+        timeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+        isSecretFile: (path) => reader.isSecretFile(path),
+      });
+    },
   };
 }

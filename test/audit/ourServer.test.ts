@@ -27,7 +27,8 @@ import { listenHttp } from '../../src/transports/nodeHttp.js';
 const run = promisify(execFile);
 const PLANS = fileURLToPath(new URL('../../examples/plans/', import.meta.url));
 const TOOL = { name: 'summarize_repo', arguments: {} };
-const ONE_TOOL = 'only one tool is listed';
+// The other tools listed (ask_repo first) need arguments, so the audit cannot use one to prove the binding.
+const ONE_TOOL = 'ask_repo rejects {} arguments, so a refusal would prove nothing';
 
 let repo: Awaited<ReturnType<typeof makeSampleRepo>>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/rawChannel.js';
 
 const RECORDER = fileURLToPath(new URL('../fixtures/loadRecorder.mjs', import.meta.url));
-const COMMANDS = ['serve', 'summarize', 'plan', 'migrate', 'audit', 'call', 'discover', 'keygen'];
+const COMMANDS = ['serve', 'summarize', 'ask', 'review', 'plan', 'migrate', 'audit', 'call', 'discover', 'keygen'];
 /** Never needed to print a version or a help text, nor to answer server/discover. */
 const HEAVY = [
   'openai',

@@ -16,6 +16,16 @@ const COMMANDS = {
     heading: '## `summarize [DIR]`',
     run: async () => (await import('../../src/cli/summarize.js')).runSummarize,
   },
+  ask: {
+    usage: usage.ASK_USAGE,
+    heading: '## `ask DIR "QUESTION"`',
+    run: async () => (await import('../../src/cli/ask.js')).runAsk,
+  },
+  review: {
+    usage: usage.REVIEW_USAGE,
+    heading: '## `review [DIR]`',
+    run: async () => (await import('../../src/cli/review.js')).runReview,
+  },
   serve: {
     usage: usage.SERVE_USAGE,
     heading: '## `serve`',

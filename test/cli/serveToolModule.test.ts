@@ -37,7 +37,8 @@ describe('serve --tool-module', () => {
       'explain_file',
       'summarize_repo',
     ]);
-    expect(await listed([])).toEqual(['summarize_repo']);
+    expect(await listed([])).toEqual(['ask_repo', 'review_changes', 'summarize_repo']);
+    expect(await listed(['--tools', 'ask_repo,review_changes'])).toEqual(['ask_repo', 'review_changes']);
   });
 
   it('answers a call of the module tool (built-in model by default)', async () => {
@@ -70,6 +71,8 @@ describe('serve --tool-module', () => {
   it('refuses an unknown shipped tool', async () => {
     const { code, stderr } = await runCli(['serve', '--stdio', '--root', repo.root, '--tools', 'ask_anything']);
     expect(code).toBe(2);
-    expect(stderr).toContain("--tools: unknown tool 'ask_anything' (shipped: summarize_repo)");
+    expect(stderr).toContain(
+      "--tools: unknown tool 'ask_anything' (shipped: summarize_repo, ask_repo, review_changes)",
+    );
   });
 });

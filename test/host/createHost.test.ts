@@ -114,7 +114,7 @@ describe('createHost against our server', () => {
       const discovery = await connection.discover();
       expect(discovery.era).toBe('modern');
       expect(discovery.protocolVersion).toBe('2026-07-28');
-      expect(discovery.tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+      expect(discovery.tools.map((tool) => tool.name).sort()).toEqual(['ask_repo', 'review_changes', 'summarize_repo']);
       await connection.listTools();
       expect(traced.filter((line) => line.includes('tools/list'))).toHaveLength(1);
       const outcome = await connection.callTool('summarize_repo', { maxFiles: 2 });

@@ -184,7 +184,7 @@ describe('a 2025-11-25 client over HTTP', () => {
     const response = await front.fetch(mcpRequest(URL_, body, { 'mcp-session-id': 'not-a-session' }));
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
-    expect((await messageOf(response))?.['result']?.tools).toHaveLength(1);
+    expect((await messageOf(response))?.['result']?.tools).toHaveLength(3);
     await front.close();
   });
 
@@ -388,7 +388,7 @@ describe('legacy HTTP sessions are bounded', () => {
     const asAlice = await front.fetch(
       legacyRequest(list(3), id, 'POST', { authorization: 'Bearer alice-token-0123456789' }),
     );
-    expect((await messageOf(asAlice))?.['result']?.tools).toHaveLength(1);
+    expect((await messageOf(asAlice))?.['result']?.tools).toHaveLength(3);
     expect((await openSession(front)).status).toBe(401);
     await front.close();
   });

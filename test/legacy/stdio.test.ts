@@ -75,7 +75,11 @@ describe('a 2025-11-25 client on stdio', () => {
   it('runs summarize_repo with live sampling requests carrying the MRTR prompts and preferences (a real process)', async () => {
     const peer = await connect('answer', [], 'process');
     expect(peer.client.getServerVersion()?.name).toBe('mcp-model-input');
-    expect((await peer.client.listTools()).tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+    expect((await peer.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      'ask_repo',
+      'review_changes',
+      'summarize_repo',
+    ]);
 
     const result = await peer.client.callTool({ name: 'summarize_repo', arguments: {} });
     expect(result.isError).toBeFalsy();

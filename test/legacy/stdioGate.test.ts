@@ -43,7 +43,11 @@ describe('stdio: which connections the envelope gate checks', () => {
       expect(opened.message?.['result']).toMatchObject({ protocolVersion: '2025-11-25' });
       await channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const list = await channel.send(bareList(2));
-      expect(list.message?.['result']?.tools?.map((tool: { name: string }) => tool.name)).toEqual(['summarize_repo']);
+      expect(list.message?.['result']?.tools?.map((tool: { name: string }) => tool.name).sort()).toEqual([
+        'ask_repo',
+        'review_changes',
+        'summarize_repo',
+      ]);
     });
   });
 
@@ -52,13 +56,13 @@ describe('stdio: which connections the envelope gate checks', () => {
       const probe = await channel.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta() } });
       expect(probe.message?.['result']?.supportedVersions).toEqual(['2026-07-28']);
       expect((await channel.send(initialize(2))).message?.['result']).toBeDefined();
-      expect((await channel.send(bareList(3))).message?.['result']?.tools).toHaveLength(1);
+      expect((await channel.send(bareList(3))).message?.['result']?.tools).toHaveLength(3);
     });
   });
 
   it('on a 2026-07-28 connection, initialize is refused and requests without _meta still get -32602', async () => {
     await withChannel(async (channel) => {
-      expect((await channel.send(modernList(1))).message?.['result']?.tools).toHaveLength(1);
+      expect((await channel.send(modernList(1))).message?.['result']?.tools).toHaveLength(3);
       const late = await channel.send(initialize(2));
       expect(late.message?.['error']?.code).toBe(-32022);
       const bare = await channel.send(bareList(3));
@@ -70,7 +74,7 @@ describe('stdio: which connections the envelope gate checks', () => {
     await withChannel(async (channel) => {
       await channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect((await channel.send(bareList(1))).message?.['error']?.code).toBe(-32602);
-      expect((await channel.send(modernList(2))).message?.['result']?.tools).toHaveLength(1);
+      expect((await channel.send(modernList(2))).message?.['result']?.tools).toHaveLength(3);
     });
   });
 
@@ -94,7 +98,7 @@ describe('stdio: which connections the envelope gate checks', () => {
       });
       expect(opened.message?.['result']).toMatchObject({ protocolVersion: '2025-11-25' });
       // A legacy connection: the gate stands aside.
-      expect((await channel.send(bareList(2))).message?.['result']?.tools).toHaveLength(1);
+      expect((await channel.send(bareList(2))).message?.['result']?.tools).toHaveLength(3);
     });
   });
 
@@ -103,7 +107,7 @@ describe('stdio: which connections the envelope gate checks', () => {
       async (channel) => {
         expect((await channel.send(initialize(1))).message?.['error']?.code).toBe(-32022);
         expect((await channel.send(bareList(2))).message?.['error']?.code).toBe(-32602);
-        expect((await channel.send(modernList(3))).message?.['result']?.tools).toHaveLength(1);
+        expect((await channel.send(modernList(3))).message?.['result']?.tools).toHaveLength(3);
       },
       ['--legacy', 'off'],
     );

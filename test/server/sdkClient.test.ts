@@ -135,7 +135,7 @@ describe.each([
       ...(kind === 'stdio' && { extensions: { 'io.modelcontextprotocol/tasks': {} } }),
     });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['summarize_repo']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_repo', 'review_changes', 'summarize_repo']);
   });
 
   it('runs the three-round flow to a complete, structured result', async () => {

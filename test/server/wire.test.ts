@@ -64,8 +64,12 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
     expect(result).toMatchObject({ resultType: 'complete', cacheScope: 'public' });
     expect(result.ttlMs).toBeGreaterThan(0);
     expect(result._meta[SERVER_INFO].name).toBe('mcp-model-input');
-    const [tool] = result.tools;
-    expect(result.tools.map((t: { name: string }) => t.name)).toEqual(['summarize_repo']);
+    const tool = result.tools.find((t: { name: string }) => t.name === 'summarize_repo');
+    expect(result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'ask_repo',
+      'review_changes',
+      'summarize_repo',
+    ]);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.inputSchema.required ?? []).toEqual([]);
     expect(tool.inputSchema.properties.audience.type).toBe('string');
@@ -159,7 +163,7 @@ describe.each(['stdio', 'http'] as const)('wire contract over %s', (kind) => {
       expect(reply.message?.['error']?.code, line).toBe(code);
     }
     const after = await channel.send({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { _meta: meta() } });
-    expect(after.message?.['result']?.tools).toHaveLength(1);
+    expect(after.message?.['result']?.tools).toHaveLength(3);
   });
 
   it('11. an unknown method is -32601 (404 over HTTP)', async () => {

@@ -158,7 +158,7 @@ describe('HTTP on a real socket', () => {
     );
     expect(replies.every((reply) => reply.status === 200)).toBe(true);
     expect(replies.map((reply) => reply.body.id)).toEqual(Array.from({ length: 500 }, (_, id) => id));
-    expect(replies.every((reply) => reply.body.result.tools.length === 1)).toBe(true);
+    expect(replies.every((reply) => reply.body.result.tools.length === 3)).toBe(true);
   });
 
   it('rejects a request state replayed by another principal', async () => {
