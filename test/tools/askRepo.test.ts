@@ -198,9 +198,10 @@ describe('ask_repo explore mode', () => {
 });
 
 describe('ask_repo in a linked work tree', () => {
-  it('answers where .git is a file (git worktree, submodule): the ignore rules of .git/info/exclude are skipped', async () => {
+  it('answers where .git is a file (git worktree, submodule): the git directory it names is used', async () => {
+    const gitDir = await makeTree({ HEAD: 'ref: refs/heads/main\n' });
     const tree = await makeTree({
-      '.git': 'gitdir: /nowhere/.git/worktrees/x\n',
+      '.git': `gitdir: ${gitDir.root}\n`,
       'src/retry.ts': 'export const retry = 1;\n',
     });
     try {
@@ -212,6 +213,7 @@ describe('ask_repo in a linked work tree', () => {
       expect(structured(run).filesRead).toEqual(['src/retry.ts']);
     } finally {
       await tree.cleanup();
+      await gitDir.cleanup();
     }
   });
 });

@@ -11,6 +11,8 @@
  */
 import type { SecretLintRuleCreator, SecretLintSourceCode } from '@secretlint/types';
 
+import { scannerRule } from './scannerRule.js';
+
 export const EXTRA_RULE_ID = 'mcp-model-input/secretlint-rule-extra';
 
 /** messageId -> kind label; the label is what the marker shows: `[redacted: Stripe key]`. */
@@ -150,24 +152,4 @@ function reportAll(source: SecretLintSourceCode, report: (kind: ExtraKind, range
   }
 }
 
-const MESSAGES = Object.fromEntries(
-  Object.entries(EXTRA_KINDS).map(([id, label]) => [id, { en: () => `found ${label}` }]),
-);
-
-export const extraRule: SecretLintRuleCreator = {
-  messages: MESSAGES,
-  meta: {
-    id: EXTRA_RULE_ID,
-    type: 'scanner',
-    recommended: true,
-    supportedContentTypes: ['text'],
-  },
-  create(context) {
-    const t = context.createTranslator(MESSAGES);
-    return {
-      file(source) {
-        reportAll(source, (kind, range) => context.report({ message: t(kind), range }));
-      },
-    };
-  },
-};
+export const extraRule: SecretLintRuleCreator = scannerRule(EXTRA_RULE_ID, EXTRA_KINDS, reportAll);

@@ -16,6 +16,8 @@
  */
 import type { SecretLintRuleCreator, SecretLintSourceCode } from '@secretlint/types';
 
+import { scannerRule } from './scannerRule.js';
+
 import { entropyOf } from './extraRules.js';
 
 export const PROVIDER_RULE_ID = 'mcp-model-input/secretlint-rule-providers';
@@ -107,24 +109,4 @@ function reportAll(source: SecretLintSourceCode, report: (kind: ProviderKind, ra
   }
 }
 
-const MESSAGES = Object.fromEntries(
-  Object.entries(PROVIDER_KINDS).map(([id, label]) => [id, { en: () => `found ${label}` }]),
-);
-
-export const providerRule: SecretLintRuleCreator = {
-  messages: MESSAGES,
-  meta: {
-    id: PROVIDER_RULE_ID,
-    type: 'scanner',
-    recommended: true,
-    supportedContentTypes: ['text'],
-  },
-  create(context) {
-    const t = context.createTranslator(MESSAGES);
-    return {
-      file(source) {
-        reportAll(source, (kind, range) => context.report({ message: t(kind), range }));
-      },
-    };
-  },
-};
+export const providerRule: SecretLintRuleCreator = scannerRule(PROVIDER_RULE_ID, PROVIDER_KINDS, reportAll);
