@@ -1,8 +1,7 @@
 /** `mcp-model-input ask DIR "question"`: the ask_repo tool on a local tree (default model: builtin). */
 import { parseCommandArgs, parseInteger, resolveDirectory } from './args.js';
 import { ModelInputError } from '../errors.js';
-import { MODEL_FLAG_OPTIONS } from './modelFlags.js';
-import { runToolCommand } from './toolCommand.js';
+import { runToolCommand, TOOL_COMMAND_FLAG_OPTIONS } from './toolCommand.js';
 import { ASK_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -10,11 +9,7 @@ export async function runAsk(argv: readonly string[], io: CliIo): Promise<number
   const { values, positionals } = parseCommandArgs('ask', argv, {
     'max-files': { type: 'string' },
     mode: { type: 'string' },
-    json: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    'allow-secret-file': { type: 'string', multiple: true },
-    ...MODEL_FLAG_OPTIONS,
-    help: { type: 'boolean', short: 'h' },
+    ...TOOL_COMMAND_FLAG_OPTIONS,
   });
   if (values.help) {
     writeLine(io.stdout, ASK_USAGE);

@@ -1,7 +1,6 @@
 /** `mcp-model-input review DIR [--base REF --head REF]`: the review_changes tool on a local repository. */
 import { parseCommandArgs, resolveDirectory } from './args.js';
-import { MODEL_FLAG_OPTIONS } from './modelFlags.js';
-import { runToolCommand } from './toolCommand.js';
+import { runToolCommand, TOOL_COMMAND_FLAG_OPTIONS } from './toolCommand.js';
 import { REVIEW_USAGE } from './usage.js';
 import { writeLine, type CliIo } from './io.js';
 
@@ -11,11 +10,7 @@ export async function runReview(argv: readonly string[], io: CliIo): Promise<num
     head: { type: 'string' },
     path: { type: 'string', multiple: true },
     focus: { type: 'string' },
-    json: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    'allow-secret-file': { type: 'string', multiple: true },
-    ...MODEL_FLAG_OPTIONS,
-    help: { type: 'boolean', short: 'h' },
+    ...TOOL_COMMAND_FLAG_OPTIONS,
   });
   if (values.help) {
     writeLine(io.stdout, REVIEW_USAGE);

@@ -7,8 +7,17 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { runLocalModelTool, type LocalModelToolOptions } from '../app/localModelTool.js';
 import { ModelInputError } from '../errors.js';
 import { createStderrLogger } from '../logger.js';
-import { modelPlanFromFlags, type ModelFlagValues } from './modelFlags.js';
+import { MODEL_FLAG_OPTIONS, modelPlanFromFlags, type ModelFlagValues } from './modelFlags.js';
 import { writeLine, type CliIo } from './io.js';
+
+/** The flags `ask` and `review` share, for `parseCommandArgs` (their usage: LOCAL_TOOL_OPTIONS_USAGE). */
+export const TOOL_COMMAND_FLAG_OPTIONS = {
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  'allow-secret-file': { type: 'string', multiple: true },
+  ...MODEL_FLAG_OPTIONS,
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export interface ToolCommandValues extends ModelFlagValues {
   json?: boolean | undefined;

@@ -338,18 +338,8 @@ more tools to a client that declares more.
 
 Exit status: 0 success, 2 bad usage, 5 protocol or connection error.`;
 
-export const ASK_USAGE = `Usage: mcp-model-input ask DIR "QUESTION" [options]
-
-Answers QUESTION about the repository in DIR with the ask_repo tool, run in-process: the model chooses
-the files to read and answers citing path:line-range; a citation of lines it never read is removed and
-counted. With the default model, builtin, no language model answers: the passages most likely to
-answer, found by the question's terms, each cited (docs/ask-repo.md).
-
-Options:
-  --max-files N              files read at most, 1-20 (default: 6)
-  --mode pick|explore        pick (default): the model chooses from ranked candidates; explore: it lists
-                             directories and reads files on its own, a few turns
-  --json                     print the structured result as JSON instead of the text
+/** The options and exit codes `ask` and `review` share (runToolCommand in toolCommand.ts). */
+const LOCAL_TOOL_OPTIONS_USAGE = `  --json                     print the structured result as JSON instead of the text
   --quiet                    no informational lines on stderr (such as the one line per model call)
   --model SPEC               as for 'serve --help' (default: builtin); a local run has no client, so
                              'host' is passed over for the next source of the list
@@ -364,6 +354,19 @@ Options:
   -h, --help                 show this help
 
 Exit codes: 0 done, 1 the tool failed, 2 usage (including arguments the tool refuses).`;
+
+export const ASK_USAGE = `Usage: mcp-model-input ask DIR "QUESTION" [options]
+
+Answers QUESTION about the repository in DIR with the ask_repo tool, run in-process: the model chooses
+the files to read and answers citing path:line-range; a citation of lines it never read is removed and
+counted. With the default model, builtin, no language model answers: the passages most likely to
+answer, found by the question's terms, each cited (docs/ask-repo.md).
+
+Options:
+  --max-files N              files read at most, 1-20 (default: 6)
+  --mode pick|explore        pick (default): the model chooses from ranked candidates; explore: it lists
+                             directories and reads files on its own, a few turns
+${LOCAL_TOOL_OPTIONS_USAGE}`;
 
 export const REVIEW_USAGE = `Usage: mcp-model-input review [DIR] [--base REF --head REF] [options]
 
@@ -379,18 +382,4 @@ Options:
   --head REF                 the commit to review up to (needs --base)
   --path PATH                repeatable: only these paths
   --focus TEXT               what the model should look at most closely
-  --json                     print the structured result as JSON instead of the text
-  --quiet                    no informational lines on stderr (such as the one line per model call)
-  --model SPEC               as for 'serve --help' (default: builtin); a local run has no client, so
-                             'host' is passed over for the next source of the list
-  --model-timeout SECONDS    per provider request, 1-3600 (default: 60)
-  --model-retries N          retries on 429, 408, 409, 5xx, timeouts and connection errors, 0-10
-                             (default: 2)
-  --max-model-calls N        server-owned model calls per run, 1-100 (default: 6)
-  --max-model-tokens N       input plus output tokens per run, 1000-100000000 (default: 200000)
-  --model-deadline SECONDS   wall-clock time for all model calls of the run, 1-3600 (default: 180)
-  --allow-secret-file GLOB   repeatable: let a file of the secret-bearing deny list be read (its content
-                             is still redacted; docs/security.md)
-  -h, --help                 show this help
-
-Exit codes: 0 done, 1 the tool failed, 2 usage (including arguments the tool refuses).`;
+${LOCAL_TOOL_OPTIONS_USAGE}`;
