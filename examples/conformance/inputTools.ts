@@ -21,7 +21,7 @@ import type { AnyToolDefinition, RoundOptions, RoundRequest } from '../../src/en
 const noArgs = z.object({});
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
-const elicit = (message: string, property: string, type = 'string'): InputRequest =>
+export const elicit = (message: string, property: string, type = 'string'): InputRequest =>
   inputRequired.elicit({
     message,
     requestedSchema: { type: 'object', properties: { [property]: { type } }, required: [property] },
@@ -42,13 +42,13 @@ function describeResponse(request: InputRequest, key: string, raw: unknown): str
 }
 
 type Phase = { step: number; answers: Record<string, string> };
-type Stage = { requests: (request: RoundRequest) => Record<string, InputRequest> };
+export type Stage = { requests: (request: RoundRequest) => Record<string, InputRequest> };
 
 /**
  * A tool that asks for input in stages (one round each), re-asks for what a retry left out, and
  * completes with `finish` once every stage is answered.
  */
-function stagedTool(
+export function stagedTool(
   name: string,
   options: RoundOptions,
   stages: Stage[],
