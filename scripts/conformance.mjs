@@ -37,6 +37,9 @@ const NODE22_VERSION = '22.23.5';
 const REVISION = '2026-07-28';
 /** Server runs, in order: the current revision, then the legacy revision the adapter serves. */
 const SERVER_REVISIONS = [REVISION, '2025-11-25'];
+// The revision requires four more non-auth client scenarios. Run by hand, `http-custom-headers` fails two checks
+// (sep-2243-client-omit-null, sep-2243-client-base64-unsafe: the SDK client's header mirroring) and the other three
+// pass; they are left to the host-runtime work.
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
 const SCENARIO_TIMEOUT_MS = 10_000;

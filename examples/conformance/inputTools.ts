@@ -1,7 +1,10 @@
 /**
  * The suite's multi-round tools, on the project's MRTR machinery (src/flows/inputRounds.ts: the
  * sealed, bound request state, per-request capability checks, the round cap) — the same code the
- * summarize_repo engine runs on.
+ * summarize_repo engine runs on. Three of them (test_input_required_result_elicitation, _sampling and
+ * _list_roots) use the ephemeral form (`askWithoutState`: `input_required` without `requestState`), because the
+ * suite calls them with `inputResponses` and no state, as the spec's examples for them do; every other
+ * multi-round tool and the prompt use sealed, bound state.
  */
 import { inputRequired, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
