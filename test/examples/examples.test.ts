@@ -61,7 +61,7 @@ describe('examples', () => {
   it("host.ts serves --model host on stdio, answers its two rounds with the host's model, and exits", async () => {
     // execFile resolves only when the process has exited: a host that never closes its connection fails here.
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', HOST_EXAMPLE, repo.root], {
-      timeout: 60_000,
+      timeout: 110_000,
     });
     expect(stdout).toContain('README.md');
     expect(stdout).toMatch(/\(2 rounds answered by the host's model, \d+ tokens\)/);
@@ -74,7 +74,7 @@ describe('examples', () => {
       ['pick_files', 'builtin'],
       ['summary', 'builtin'],
     ]);
-  });
+  }, 120_000); // two processes (tsx, then the server it starts): slow on a busy machine
 
   it("server.ts serves summarize_repo on stdio; with sampling declared, its steps ask the host's model", async () => {
     const host = createHost({
@@ -93,7 +93,7 @@ describe('examples', () => {
     } finally {
       await connection.close();
     }
-  });
+  }, 120_000);
 
   it('embedding/hono.ts: the server answers on /mcp of a Hono app, for known bearer tokens only', async () => {
     const app = createApp({ root: repo.root, tokens: new Map([['t-alice', 'alice']]), port: 8787 });
