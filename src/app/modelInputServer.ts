@@ -71,7 +71,7 @@ export interface ModelInputServerOptions {
   repository?: RepositoryOptions;
   /** `summarize_repo` size limits: pick prompt bytes, summary read budgets, final text tokens. */
   budgets?: Partial<SummarizeBudgets>;
-  /** `summarize_repo` explore-mode bounds: tool calls, rounds, bytes of results, wall time (docs/explore-mode.md). */
+  /** `summarize_repo` explore-mode bounds: tool calls, rounds, bytes of results, wall time (docs/summarize-repo.md). */
   explore?: Partial<ExploreBounds>;
   /** Serving of 2025-11-25 clients (default on, with its defaults); false serves 2026-07-28 only. */
   legacy?: LegacyOptions | false;

@@ -1,8 +1,13 @@
 /**
  * Knowing cheaply that a tree has not changed: one `fs.watch` (inotify on Linux) per directory a listing can
  * depend on, and a generation number that every event moves on. A cached survey is used only when the generation
- * is the one it was made at and the watch was complete before it was made (see surveyCache.ts and the reasoning in
- * docs/repository-reader.md).
+ * is the one it was made at and the watch was complete before it was made (see surveyCache.ts).
+ *
+ * Why a watch: the cheaper-looking checks are either proportional to the tree or blind to some change. git's own
+ * "is the index current" must `lstat` every tracked file (unless `core.fsmonitor` runs a program, which we switch
+ * off); directory mtimes catch added, removed and renamed entries but not a changed file, and still cost one `stat`
+ * per directory; re-inspecting the candidates misses files outside them. An inotify watch per directory reports
+ * every change that a survey depends on, at no cost per call.
  *
  * What is watched: every directory the walker would enter (not ignored, not `.git`, not a symlink) — an event on a
  * directory reports entries created, deleted, renamed, written or changed in attributes, so a file added, removed
