@@ -1,0 +1,167 @@
+/**
+ * docs/cli.md, rendered from the flag table `--help` prints (usage.ts). `npm run docs:cli` writes it; the CLI
+ * reference test fails when the committed page is not this rendering.
+ */
+import {
+  flagName,
+  flagSentence,
+  HELP_FLAG,
+  optionalFlags,
+  PROGRAM,
+  wrap,
+  type CommandHelp,
+  type FlagGroup,
+  type FlagHelp,
+} from './helpText.js';
+
+const SYNOPSIS_WIDTH = 100;
+
+/** Repository paths in a text become links: `docs/x.md` to `x.md`, `schemas/…` and `examples/…` to `../…`. */
+function linked(text: string): string {
+  return text.replace(/\b(docs|schemas|examples)\/[\w./-]*[\w/]/g, (path, folder: string) => {
+    const target = folder === 'docs' ? path.slice('docs/'.length) : `../${path}`;
+    return `[${target}](${target})`;
+  });
+}
+
+function cell(text: string): string {
+  return linked(text).replaceAll('|', '\\|');
+}
+
+function code(text: string): string {
+  return `\`${text}\``;
+}
+
+/** A default that is one literal (`builtin`, `60`, `memory:`) is shown as code. */
+function defaultCell(value: string | undefined): string {
+  if (value === undefined) return '';
+  return /^[\w.:/{}-]+$/.test(value) ? code(value) : cell(value);
+}
+
+/** The words of an argument form; a bracketed or quoted group is one word. */
+function formWords(args: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let depth = 0;
+  for (const char of args) {
+    if (char === ' ' && depth === 0) {
+      if (word !== '') words.push(word);
+      word = '';
+      continue;
+    }
+    if (char === '[' || char === '(' || (char === '"' && !word.includes('"'))) depth++;
+    else if (char === ']' || char === ')' || char === '"') depth--;
+    word += char;
+  }
+  if (word !== '') words.push(word);
+  return words;
+}
+
+/** Every form of the command, `[options]` spelled out as the flags it stands for, wrapped between words. */
+export function synopsis(command: CommandHelp): string[] {
+  const options = optionalFlags(command).map((flag) => `[${flag.flag}]${flag.repeatable === true ? '...' : ''}`);
+  const lead = `${PROGRAM} ${command.name}`;
+  return command.forms.flatMap((form) => {
+    const words = formWords(form.args).flatMap((word) => (word === '[options]' ? options : [word]));
+    const lines: string[] = [];
+    let line = lead;
+    for (const word of words) {
+      if (line.length + 1 + word.length > SYNOPSIS_WIDTH && line.trim() !== lead) {
+        lines.push(line);
+        line = ' '.repeat(lead.length);
+      }
+      line = `${line} ${word}`;
+    }
+    lines.push(line);
+    return lines;
+  });
+}
+
+function flagRow(flag: FlagHelp): string {
+  return `| ${cell(code(flag.flag))} | ${cell(flagSentence(flag, false))} | ${defaultCell(flag.default)} |`;
+}
+
+/** The values of a SPEC or MODE, as a list under the table. */
+function valueLists(groups: readonly FlagGroup[]): string[] {
+  return groups
+    .flatMap((group) => group.flags)
+    .filter((flag) => flag.values !== undefined)
+    .flatMap((flag) => [
+      '',
+      `${code(flag.flag)}:`,
+      '',
+      ...(flag.values ?? []).map(([value, text]) => `- ${code(value)}: ${linked(text)}`),
+    ]);
+}
+
+/**
+ * One table of the command's flags, a row per group title. A group shared with a command above (the model limits,
+ * the budgets, the target) is one row naming its flags and where they are described.
+ */
+function flagTable(command: CommandHelp, shown: Map<FlagGroup, string>): string[] {
+  const rows = ['| flag | meaning | default |', '| --- | --- | --- |'];
+  const described: FlagGroup[] = [];
+  const single = command.groups.length === 1 && command.groups[0]?.title === 'Options';
+  for (const group of command.groups) {
+    const flags = group.flags.filter((flag) => flag !== HELP_FLAG);
+    if (flags.length === 0) continue;
+    const first = shown.get(group);
+    if (first !== undefined) {
+      const names = flags.map((flag) => code(flag.flag)).join(', ');
+      rows.push(`| ${cell(names)} | ${cell(group.title)}: as for [${code(first)}](#${first}) | |`);
+      continue;
+    }
+    shown.set(group, command.name);
+    described.push(group);
+    if (!single) rows.push(`| **${cell(group.title)}** | | |`);
+    rows.push(...flags.map(flagRow));
+  }
+  return [...rows, ...valueLists(described)];
+}
+
+function section(command: CommandHelp, commands: readonly CommandHelp[], shown: Map<FlagGroup, string>): string[] {
+  const out = [`## ${code(command.name)}`, ''];
+  for (const paragraph of command.about) out.push(...wrap(linked(paragraph), 120), '');
+  out.push('```text', ...synopsis(command), '```', '');
+  if (command.groups.length > 0) out.push(...flagTable(command, shown), '');
+  for (const paragraph of command.notes ?? []) out.push(...wrap(linked(paragraph), 120), '');
+  if (command.environment !== undefined) {
+    out.push('| environment variable | meaning | default |', '| --- | --- | --- |');
+    for (const variable of command.environment) {
+      out.push(`| ${code(variable.name)} | ${cell(variable.text)} | ${defaultCell(variable.default)} |`);
+    }
+    out.push('');
+  }
+  if (command.environmentOf !== undefined) {
+    const of = commands.find((other) => other.name === command.environmentOf);
+    const names = (of?.environment ?? []).map((variable) => code(variable.name)).join(', ');
+    out.push(`Environment: ${names}, as in [${code(command.environmentOf)}](#${command.environmentOf}).`, '');
+  }
+  const exit = command.exit.map(([status, meaning]) => `${code(String(status))} ${meaning}`).join(', ');
+  out.push(...wrap(`Exit status: ${linked(exit)}.`, 120), '');
+  return out;
+}
+
+/** The whole of docs/cli.md. */
+export function renderCliReference(commands: readonly CommandHelp[]): string {
+  const out = [
+    '# Command-line reference',
+    '',
+    '<!-- Generated from src/cli/usage.ts by `npm run docs:cli`: edit that file, then run it. -->',
+    '',
+    `Every command of \`${PROGRAM}\`, its flags, environment variables and exit codes: the table that`,
+    `\`${PROGRAM} COMMAND --help\` prints. Every command also takes \`-h, --help\`; \`${PROGRAM} --version\` prints the`,
+    'version.',
+    '',
+    `Commands: ${commands.map((command) => `[${code(command.name)}](#${command.name})`).join(', ')}.`,
+    '',
+  ];
+  const shown = new Map<FlagGroup, string>();
+  for (const command of commands) out.push(...section(command, commands, shown));
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The flag names a command's section of the page documents (its synopsis names each). */
+export function documentedFlags(command: CommandHelp): string[] {
+  return command.groups.flatMap((group) => group.flags.map(flagName));
+}
