@@ -40,8 +40,6 @@ export interface CommandHelp {
   /** Paragraphs after the flags. */
   readonly notes?: readonly string[];
   readonly environment?: readonly EnvHelp[];
-  /** The variables are those of this other command's help (named, not repeated). */
-  readonly environmentOf?: string;
   readonly exit: readonly (readonly [code: number, meaning: string])[];
 }
 
@@ -123,7 +121,7 @@ function exitSentence(command: CommandHelp): string {
 }
 
 /** The text `mcp-model-input NAME --help` prints. */
-export function renderHelp(command: CommandHelp, commands: readonly CommandHelp[]): string {
+export function renderHelp(command: CommandHelp): string {
   const usage = command.forms.map((form, index) =>
     `${index === 0 ? 'Usage:' : '      '} ${PROGRAM} ${command.name} ${form.args}`.trimEnd(),
   );
@@ -137,11 +135,6 @@ export function renderHelp(command: CommandHelp, commands: readonly CommandHelp[
       const text = variable.default === undefined ? variable.text : `${variable.text} (default: ${variable.default})`;
       out.push(...columns(2, variable.name, FLAG_COLUMN - 2, plain(text)));
     }
-  }
-  if (command.environmentOf !== undefined) {
-    const names = commands.find((other) => other.name === command.environmentOf)?.environment ?? [];
-    const list = names.map((variable) => variable.name).join(', ');
-    out.push('', ...wrap(`Environment: ${list} (see '${command.environmentOf} --help').`, WIDTH));
   }
   out.push('', ...wrap(plain(exitSentence(command)), WIDTH));
   return out.join('\n');

@@ -68,7 +68,7 @@ export function synopsis(command: CommandHelp): string[] {
     for (const word of words) {
       if (line.length + 1 + word.length > SYNOPSIS_WIDTH && line.trim() !== lead) {
         lines.push(line);
-        line = ' '.repeat(lead.length);
+        line = '   ';
       }
       line = `${line} ${word}`;
     }
@@ -98,45 +98,63 @@ function valueLists(groups: readonly FlagGroup[]): string[] {
  * One table of the command's flags, a row per group title. A group shared with a command above (the model limits,
  * the budgets, the target) is one row naming its flags and where they are described.
  */
-function flagTable(command: CommandHelp, shown: Map<FlagGroup, string>): string[] {
+function flagTable(command: CommandHelp, shown: Map<object, string>): string[] {
   const rows = ['| flag | meaning | default |', '| --- | --- | --- |'];
   const described: FlagGroup[] = [];
-  const single = command.groups.length === 1 && command.groups[0]?.title === 'Options';
+
   for (const group of command.groups) {
     const flags = group.flags.filter((flag) => flag !== HELP_FLAG);
     if (flags.length === 0) continue;
     const first = shown.get(group);
     if (first !== undefined) {
-      const names = flags.map((flag) => code(flag.flag)).join(', ');
-      rows.push(`| ${cell(names)} | ${cell(group.title)}: as for [${code(first)}](#${first}) | |`);
+      const names = flags.map((flag) => code(flagName(flag))).join(', ');
+      rows.push(
+        `| ${cell(names)} | ${cell(group.title.replace(/ \(.*\)$/, ''))}: as for [${code(first)}](#${first}) | |`,
+      );
       continue;
     }
     shown.set(group, command.name);
     described.push(group);
-    if (!single) rows.push(`| **${cell(group.title)}** | | |`);
-    rows.push(...flags.map(flagRow));
+    if (group !== command.groups[0] || group.title !== 'Options') rows.push(`| **${cell(group.title)}** | | |`);
+    for (const flag of flags) {
+      const where = shown.get(flag);
+      if (where === undefined) shown.set(flag, command.name);
+      rows.push(
+        where === undefined ? flagRow(flag) : `| ${cell(code(flag.flag))} | as for [${code(where)}](#${where}) | |`,
+      );
+    }
   }
   return [...rows, ...valueLists(described)];
 }
 
-function section(command: CommandHelp, commands: readonly CommandHelp[], shown: Map<FlagGroup, string>): string[] {
+function section(command: CommandHelp, shown: Map<object, string>): string[] {
   const out = [`## ${code(command.name)}`, ''];
   for (const paragraph of command.about) out.push(...wrap(linked(paragraph), 120), '');
   out.push('```text', ...synopsis(command), '```', '');
   if (command.groups.length > 0) out.push(...flagTable(command, shown), '');
   for (const paragraph of command.notes ?? []) out.push(...wrap(linked(paragraph), 120), '');
-  if (command.environment !== undefined) {
+  const variables = command.environment ?? [];
+  const fresh = variables.filter((variable) => !shown.has(variable));
+  if (fresh.length > 0) {
     out.push('| environment variable | meaning | default |', '| --- | --- | --- |');
-    for (const variable of command.environment) {
+    for (const variable of fresh) {
+      shown.set(variable, command.name);
       out.push(`| ${code(variable.name)} | ${cell(variable.text)} | ${defaultCell(variable.default)} |`);
     }
     out.push('');
   }
-  if (command.environmentOf !== undefined) {
-    const of = commands.find((other) => other.name === command.environmentOf);
-    const names = (of?.environment ?? []).map((variable) => code(variable.name)).join(', ');
-    out.push(`Environment: ${names}, as in [${code(command.environmentOf)}](#${command.environmentOf}).`, '');
+  const seen = variables.filter((variable) => !fresh.includes(variable));
+  const first = seen[0] === undefined ? undefined : shown.get(seen[0]);
+  if (first !== undefined) {
+    const names = seen.map((variable) => code(variable.name)).join(', ');
+    out.push(`Environment: ${names}, as for [${code(first)}](#${first}).`, '');
   }
+  const exitOf = shown.get(command.exit);
+  if (exitOf !== undefined) {
+    out.push(`Exit status: as for [${code(exitOf)}](#${exitOf}).`, '');
+    return out;
+  }
+  shown.set(command.exit, command.name);
   const exit = command.exit.map(([status, meaning]) => `${code(String(status))} ${meaning}`).join(', ');
   out.push(...wrap(`Exit status: ${linked(exit)}.`, 120), '');
   return out;
@@ -149,15 +167,12 @@ export function renderCliReference(commands: readonly CommandHelp[]): string {
     '',
     '<!-- Generated from src/cli/usage.ts by `npm run docs:cli`: edit that file, then run it. -->',
     '',
-    `Every command of \`${PROGRAM}\`, its flags, environment variables and exit codes: the table that`,
-    `\`${PROGRAM} COMMAND --help\` prints. Every command also takes \`-h, --help\`; \`${PROGRAM} --version\` prints the`,
-    'version.',
-    '',
-    `Commands: ${commands.map((command) => `[${code(command.name)}](#${command.name})`).join(', ')}.`,
+    `Every command, flag, environment variable and exit code; \`${PROGRAM} COMMAND --help\` prints the same. Every`,
+    `command takes \`-h, --help\`; \`${PROGRAM} --version\` prints the version.`,
     '',
   ];
-  const shown = new Map<FlagGroup, string>();
-  for (const command of commands) out.push(...section(command, commands, shown));
+  const shown = new Map<object, string>();
+  for (const command of commands) out.push(...section(command, shown));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
