@@ -35,7 +35,7 @@ function code(text: string): string {
 /** A default that is one literal (`builtin`, `60`, `memory:`) is shown as code. */
 function defaultCell(value: string | undefined): string {
   if (value === undefined) return '';
-  return /^[\w.:/{}-]+$/.test(value) ? code(value) : cell(value);
+  return /^[\w.:/{}-]+$/.test(value) && !/^\d+$/.test(value) ? code(value) : cell(value);
 }
 
 /** The words of an argument form; a bracketed or quoted group is one word. */
@@ -68,7 +68,7 @@ export function synopsis(command: CommandHelp): string[] {
     for (const word of words) {
       if (line.length + 1 + word.length > SYNOPSIS_WIDTH && line.trim() !== lead) {
         lines.push(line);
-        line = '   ';
+        line = ' ';
       }
       line = `${line} ${word}`;
     }
@@ -78,7 +78,7 @@ export function synopsis(command: CommandHelp): string[] {
 }
 
 function flagRow(flag: FlagHelp): string {
-  return `| ${cell(code(flag.flag))} | ${cell(flagSentence(flag, false))} | ${defaultCell(flag.default)} |`;
+  return `|${cell(code(flag.flag))}|${cell(flagSentence(flag, false))}|${defaultCell(flag.default)}|`;
 }
 
 /** The values of a SPEC or MODE, as a list under the table. */
@@ -99,7 +99,7 @@ function valueLists(groups: readonly FlagGroup[]): string[] {
  * the budgets, the target) is one row naming its flags and where they are described.
  */
 function flagTable(command: CommandHelp, shown: Map<object, string>): string[] {
-  const rows = ['| flag | meaning | default |', '| --- | --- | --- |'];
+  const rows = ['|flag|meaning|default|', '|---|---|---|'];
   const described: FlagGroup[] = [];
 
   for (const group of command.groups) {
@@ -107,21 +107,17 @@ function flagTable(command: CommandHelp, shown: Map<object, string>): string[] {
     if (flags.length === 0) continue;
     const first = shown.get(group);
     if (first !== undefined) {
-      const names = flags.map((flag) => code(flagName(flag))).join(', ');
-      rows.push(
-        `| ${cell(names)} | ${cell(group.title.replace(/ \(.*\)$/, ''))}: as for [${code(first)}](#${first}) | |`,
-      );
+      // Its flags are in the synopsis above; their rows are in the first command's table.
+      rows.push(`|**${cell(group.title.replace(/ \(.*\)$/, ''))}**|as for [${code(first)}](#${first})||`);
       continue;
     }
     shown.set(group, command.name);
     described.push(group);
-    if (group !== command.groups[0] || group.title !== 'Options') rows.push(`| **${cell(group.title)}** | | |`);
+    if (group !== command.groups[0] || group.title !== 'Options') rows.push(`|**${cell(group.title)}**|||`);
     for (const flag of flags) {
       const where = shown.get(flag);
       if (where === undefined) shown.set(flag, command.name);
-      rows.push(
-        where === undefined ? flagRow(flag) : `| ${cell(code(flag.flag))} | as for [${code(where)}](#${where}) | |`,
-      );
+      rows.push(where === undefined ? flagRow(flag) : `|${cell(code(flag.flag))}|as for [${code(where)}](#${where})||`);
     }
   }
   return [...rows, ...valueLists(described)];
@@ -136,18 +132,18 @@ function section(command: CommandHelp, shown: Map<object, string>): string[] {
   const variables = command.environment ?? [];
   const fresh = variables.filter((variable) => !shown.has(variable));
   if (fresh.length > 0) {
-    out.push('| environment variable | meaning | default |', '| --- | --- | --- |');
+    out.push('|environment variable|meaning|default|', '|---|---|---|');
     for (const variable of fresh) {
       shown.set(variable, command.name);
-      out.push(`| ${code(variable.name)} | ${cell(variable.text)} | ${defaultCell(variable.default)} |`);
+      out.push(`|${code(variable.name)}|${cell(variable.text)}|${defaultCell(variable.default)}|`);
     }
     out.push('');
   }
   const seen = variables.filter((variable) => !fresh.includes(variable));
   const first = seen[0] === undefined ? undefined : shown.get(seen[0]);
   if (first !== undefined) {
-    const names = seen.map((variable) => code(variable.name)).join(', ');
-    out.push(`Environment: ${names}, as for [${code(first)}](#${first}).`, '');
+    const lead = fresh.length === 0 ? 'Environment: as for' : 'Also the environment variables of';
+    out.push(`${lead} [${code(first)}](#${first}).`, '');
   }
   const exitOf = shown.get(command.exit);
   if (exitOf !== undefined) {

@@ -80,6 +80,12 @@ const PROVIDER_ENV: readonly EnvHelp[] = [
   { name: 'ANTHROPIC_BASE_URL', text: 'Messages API endpoint', default: 'https://api.anthropic.com' },
 ];
 
+const JSON_RESULT: FlagHelp = { flag: '--json', text: 'print the structured result as JSON instead of the text' };
+const QUIET_LOCAL: FlagHelp = {
+  flag: '--quiet',
+  text: 'no informational lines on stderr (such as the one line per model call)',
+};
+
 const LOCAL_EXIT: CommandHelp['exit'] = [
   [0, 'done'],
   [1, 'the tool reported an error'],
@@ -105,12 +111,12 @@ const SUMMARIZE: CommandHelp = {
           text: '`pick`: from a ranked list of files; `explore`: the model walks the tree with read-only tools first',
           default: 'pick',
         },
-        { flag: '--json', text: 'print the structured result as JSON (files, tokens, facts, model usage)' },
+        JSON_RESULT,
         {
           flag: '--trace',
           text: 'call over MCP in-process, one stderr line per exchange (never prompt text)',
         },
-        { flag: '--quiet', text: 'no informational lines on stderr (progress, the one line per model call)' },
+        QUIET_LOCAL,
         {
           flag: '--model SPEC',
           text: "as for `serve`; with `host` the built-in model answers the MRTR rounds as the host's",
@@ -131,8 +137,8 @@ const SUMMARIZE: CommandHelp = {
 const LOCAL_TOOL_OPTIONS: FlagGroup = {
   title: 'Output and model',
   flags: [
-    { flag: '--json', text: 'print the structured result as JSON instead of the text' },
-    { flag: '--quiet', text: 'no informational lines on stderr (such as the one line per model call)' },
+    JSON_RESULT,
+    QUIET_LOCAL,
     {
       flag: '--model SPEC',
       text: 'as for `serve`; a local run has no client, so `host` is passed over for the next source',
@@ -245,17 +251,17 @@ const SERVE: CommandHelp = {
           text: 'where model input comes from',
           default: 'builtin',
           values: [
-            ['builtin', "the server's built-in heuristic model (no keys, no network)"],
+            ['builtin', "the built-in heuristic model (no keys, no network)"],
             ['openai:MODEL', 'an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp)'],
             ['anthropic:MODEL', 'the Anthropic Messages API'],
             ['PROVIDER:CHEAP+STRONG', '`pick_files` on CHEAP, `summary` on STRONG'],
             ['host', "the client's model over MRTR (without the sampling capability: -32021)"],
             [
               'host,openai:MODEL',
-              'host when the request declares sampling, else (or when its answer is unusable) the next',
+              'host if the request declares sampling, else (or if its answer is unusable) the next',
             ],
             ['pick=builtin,summary=host', 'one source per step'],
-            ['TOOL.STEP=LIST', 'one step of one tool (`explain_file.explain=host,builtin`)'],
+            ['TOOL.STEP=LIST', 'one tool's step (`explain_file.explain=host,builtin`)'],
           ],
         },
         {
@@ -424,10 +430,10 @@ const SERVE: CommandHelp = {
   ],
   notes: [
     'Tokens file: a JSON object of bearer token (16 characters or more) to principal, e.g. ' +
-      '`{"<token of 16+ characters>": "alice"}`. Over HTTP the principal is the token\'s (or `anonymous`), on stdio ' +
-      'the local OS user; a `requestState` is accepted once, and only from the principal it was minted for.',
-    'State keys: `kid:base64` entries, one per line or comma-separated, `#` lines ignored; kid 1-32 of ' +
-      '`A-Za-z0-9_-`, key 32 random bytes (`mcp-model-input keygen`). The first mints, all verify.',
+      '`{"<token>": "alice"}`; on stdio the principal is the local OS user. A `requestState` is accepted once, from ' +
+      'the principal it was minted for.',
+    'State keys: `kid:base64` entries (kid: 1-32 of `A-Za-z0-9_-`; key: 32 random bytes, `keygen`), one per line or ' +
+      'comma-separated, `#` lines ignored. The first mints, all verify.',
     'HTTP also answers `GET /healthz` and `GET /readyz` (keys loaded, store reachable, not draining: 200, else 503).',
   ],
   environment: [
@@ -619,8 +625,8 @@ const CALL: CommandHelp = {
         },
         {
           flag: '--elicit MODE',
-          text: 'form-mode elicitation, declared in every mode: `prompt`, `auto-decline`, or `rules:FILE` (field name to value: declined unless every required field fits)',
-          default: 'prompt on a terminal',
+          text: 'form-mode elicitation (declared in every mode): `prompt`, `auto-decline`, or `rules:FILE` (field name to value; declined unless every required field fits)',
+          default: 'prompt on a terminal, else auto-decline',
         },
         { flag: '--max-rounds N', text: '`input_required` rounds per call', range: [1, 100], default: '5' },
         {
