@@ -251,7 +251,7 @@ const SERVE: CommandHelp = {
           text: 'where model input comes from',
           default: 'builtin',
           values: [
-            ['builtin', "the built-in heuristic model (no keys, no network)"],
+            ['builtin', 'the built-in heuristic model (no keys, no network)'],
             ['openai:MODEL', 'an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp)'],
             ['anthropic:MODEL', 'the Anthropic Messages API'],
             ['PROVIDER:CHEAP+STRONG', '`pick_files` on CHEAP, `summary` on STRONG'],
@@ -261,7 +261,7 @@ const SERVE: CommandHelp = {
               'host if the request declares sampling, else (or if its answer is unusable) the next',
             ],
             ['pick=builtin,summary=host', 'one source per step'],
-            ['TOOL.STEP=LIST', 'one tool's step (`explain_file.explain=host,builtin`)'],
+            ['TOOL.STEP=LIST', "one tool's step (`explain_file.explain=host,builtin`)"],
           ],
         },
         {
