@@ -3,7 +3,6 @@
  * reference test fails when the committed page is not this rendering.
  */
 import {
-  flagName,
   flagSentence,
   HELP_FLAG,
   optionalFlags,
@@ -19,8 +18,8 @@ const SYNOPSIS_WIDTH = 100;
 /** Repository paths in a text become links: `docs/x.md` to `x.md`, `schemas/…` and `examples/…` to `../…`. */
 function linked(text: string): string {
   return text.replace(/\b(docs|schemas|examples)\/[\w./-]*[\w/]/g, (path, folder: string) => {
-    const target = folder === 'docs' ? path.slice('docs/'.length) : `../${path}`;
-    return `[${target}](${target})`;
+    if (folder === 'docs') return `[${path.slice('docs/'.length)}](${path.slice('docs/'.length)})`;
+    return `[${path.replace(/^.*\/(?=[^/]+\/?$)/, '')}](../${path})`;
   });
 }
 
@@ -163,16 +162,11 @@ export function renderCliReference(commands: readonly CommandHelp[]): string {
     '',
     '<!-- Generated from src/cli/usage.ts by `npm run docs:cli`: edit that file, then run it. -->',
     '',
-    `Every command, flag, environment variable and exit code; \`${PROGRAM} COMMAND --help\` prints the same. Every`,
-    `command takes \`-h, --help\`; \`${PROGRAM} --version\` prints the version.`,
+    `Every command, flag, environment variable and exit code, as \`${PROGRAM} COMMAND --help\` prints them. Every`,
+    `command takes \`-h, --help\`.`,
     '',
   ];
   const shown = new Map<object, string>();
   for (const command of commands) out.push(...section(command, shown));
   return `${out.join('\n').trimEnd()}\n`;
-}
-
-/** The flag names a command's section of the page documents (its synopsis names each). */
-export function documentedFlags(command: CommandHelp): string[] {
-  return command.groups.flatMap((group) => group.flags.map(flagName));
 }

@@ -430,8 +430,7 @@ const SERVE: CommandHelp = {
   ],
   notes: [
     'Tokens file: a JSON object of bearer token (16 characters or more) to principal, e.g. ' +
-      '`{"<token>": "alice"}`; on stdio the principal is the local OS user. A `requestState` is accepted once, from ' +
-      'the principal it was minted for.',
+      '`{"<token>": "alice"}`; on stdio the principal is the local OS user.',
     'State keys: `kid:base64` entries (kid: 1-32 of `A-Za-z0-9_-`; key: 32 random bytes, `keygen`), one per line or ' +
       'comma-separated, `#` lines ignored. The first mints, all verify.',
     'HTTP also answers `GET /healthz` and `GET /readyz` (keys loaded, store reachable, not draining: 200, else 503).',
@@ -582,7 +581,7 @@ const AUDIT: CommandHelp = {
 
 /** How `call` and `discover` reach a server. */
 const HOST_TARGET: FlagGroup = {
-  title: 'Target (exactly one of --stdio, --url)',
+  title: 'Target (one of --stdio, --url)',
   flags: [
     STDIO_TARGET,
     URL_TARGET,
