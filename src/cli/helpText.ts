@@ -34,8 +34,10 @@ export interface CommandHelp {
   readonly name: string;
   /** The argument forms after `mcp-model-input NAME`; `[options]` stands for the flags no form names. */
   readonly forms: readonly { readonly args: string; readonly summary?: string }[];
-  /** What the command does: paragraphs. */
+  /** What the command does, ending with the guide that explains it: paragraphs. */
   readonly about: readonly string[];
+  /** More of what `--help` says on a terminal; the page links the guide `about` names instead. */
+  readonly details?: readonly string[];
   readonly groups: readonly FlagGroup[];
   /** Paragraphs after the flags. */
   readonly notes?: readonly string[];
@@ -126,7 +128,8 @@ export function renderHelp(command: CommandHelp): string {
     `${index === 0 ? 'Usage:' : '      '} ${PROGRAM} ${command.name} ${form.args}`.trimEnd(),
   );
   const out: string[] = [...usage];
-  for (const paragraph of command.about) out.push('', ...wrap(plain(paragraph), WIDTH));
+  for (const paragraph of [...command.about, ...(command.details ?? [])])
+    out.push('', ...wrap(plain(paragraph), WIDTH));
   for (const group of command.groups) out.push('', `${group.title}:`, ...group.flags.flatMap(flagLines));
   for (const paragraph of command.notes ?? []) out.push('', ...wrap(plain(paragraph), WIDTH));
   if (command.environment !== undefined) {

@@ -99,6 +99,12 @@ const SUMMARIZE: CommandHelp = {
     'Summarizes DIR (default: the current directory) with the `summarize_repo` tool, in-process; with `host` in ' +
       '`--model`, or `--trace`, over MCP with the built-in model as the host. docs/summarize-repo.md',
   ],
+  details: [
+    'Every model also gets facts computed from the whole listing: languages by files and bytes, layout, manifests ' +
+      'and entry points (under `facts` in `--json`). Secret-bearing files (`.env`, `id_rsa`, `*.pem`, `.npmrc`, ' +
+      '`kubeconfig`…) are never listed or read, and secrets inside other files are replaced by `[redacted: <kind>]` ' +
+      'before any model sees them; the result says how many were (docs/security.md).',
+  ],
   groups: [
     {
       title: 'Options',
@@ -156,6 +162,11 @@ const ASK: CommandHelp = {
     'Answers QUESTION about the repository in DIR with the `ask_repo` tool, in-process, citing path:line-range. ' +
       'docs/ask-repo.md',
   ],
+  details: [
+    'The model chooses the files to read; a citation of lines it never read is removed and counted. With the ' +
+      'default model, `builtin`, no language model answers: the passages most likely to answer, found by the ' +
+      "question's terms, each cited.",
+  ],
   groups: [
     {
       title: 'Options',
@@ -183,6 +194,11 @@ const REVIEW: CommandHelp = {
   about: [
     'Reviews the changes of the git repository in DIR (default: the current directory) with the `review_changes` ' +
       'tool, in-process: the working tree against HEAD, or base..head. docs/review-changes.md',
+  ],
+  details: [
+    'Findings (severity, path:line, message) and a verdict. Deterministic checks run on every model: a secret added ' +
+      '(redacted, reported), a large binary added, a lock file changed without its manifest, conflict markers, debug ' +
+      'statements. A secret-bearing file\'s diff is never shown; an empty diff prints "Nothing to review".',
   ],
   groups: [
     {
@@ -213,6 +229,12 @@ const SERVE: CommandHelp = {
     'Serves the shipped tools and those of `--tool-module` over MCP 2026-07-28 (stateless), and to 2025-11-25 ' +
       'clients on the same endpoint. Secrets never reach a model (docs/security.md). Plain HTTP: terminate TLS at a ' +
       'proxy (docs/deployment.md).',
+  ],
+  details: [
+    '2025-11-25 clients that open with `initialize` are served by the legacy adapter: a session, and live ' +
+      '`sampling/createMessage` requests (`--legacy off` refuses them). Secret-bearing files (`.env`, `id_rsa`, ' +
+      '`*.pem`, `.npmrc`, `kubeconfig`…) are never read, and secrets inside other files are replaced by ' +
+      '`[redacted: <kind>]` before any model sees them.',
   ],
   groups: [
     {
@@ -479,6 +501,12 @@ const PLAN: CommandHelp = {
       'architecture and one verdict: direct inference, temporary MRTR compatibility, or no model required. ' +
       'docs/migrate.md',
   ],
+  details: [
+    'The architecture: the decision, the discovery contract, the request envelope and its errors, the round table, ' +
+      'the retry contract, state protection, the safety policy and the removal plan, then the findings (hard ' +
+      'rejects, refusals). Errors in the file name the field, and nothing is printed on stdout. Examples: ' +
+      'examples/plans/.',
+  ],
   groups: [
     {
       title: 'Options',
@@ -515,6 +543,16 @@ const MIGRATE: CommandHelp = {
   about: [
     'Rewrites the sampling tool handlers of a TypeScript MCP server under DIR onto the kit (`defineModelTool`, ' +
       '`ctx.sample`, `ctx.once`) where it can prove that safe, and reports the rest. docs/migrate.md',
+  ],
+  details: [
+    'It finds handlers that call SDK v1 `server.createMessage`, `mcpServer.server.createMessage` or ' +
+      '`extra.sendRequest` sampling/createMessage, or SDK v2 `ctx.mcpReq.requestSampling`, and rewrites each it can ' +
+      'prove safe into a `defineModelTool` registered with `registerModelTool` on the same server: each sampling call ' +
+      "becomes `await ctx.sample('<step>', params)`. Effects that would run again on every MRTR round (file writes, " +
+      'network and database calls, clocks, randomness, writes outside the handler) are wrapped in `ctx.once(...)` ' +
+      'where that is mechanical; otherwise the handler is left unchanged and reported. Hand-built ' +
+      '`inputRequired(...)` state machines are reported, not rewritten. Without `--write` it prints the unified ' +
+      "diff and the report and writes nothing; output follows the project's Prettier settings.",
   ],
   groups: [
     {
@@ -556,6 +594,11 @@ const AUDIT: CommandHelp = {
     'Probes a live MCP server against the 2026-07-28 rules: pass, fail or not applicable, each with its ' +
       'specification page; with `--tool`, its MRTR rounds too. docs/migrate.md',
   ],
+  details: [
+    'The rules: discovery and cache hints, `tools/list` determinism, the exact -32602/-32022/-32021/-32601 errors, ' +
+      'unanswered notifications, and for a named tool its MRTR behaviour (fresh ids, tampered and mis-bound state, ' +
+      'missing and malformed answers), driven by a scripted host model (built-in heuristic; no keys, no network).',
+  ],
   groups: [
     { title: 'Target (exactly one)', flags: [STDIO_TARGET, URL_TARGET] },
     {
@@ -588,7 +631,7 @@ const HOST_TARGET: FlagGroup = {
     { flag: '--token-env NAME', text: 'HTTP: send the bearer token held in environment variable NAME' },
     {
       flag: '--server-stderr MODE',
-      text: "stdio: the server's stderr: `prefixed`, `log:FILE`, `ignore` or `inherit`",
+      text: "stdio: the server's stderr: `prefixed` (held while a dialog is open), `log:FILE` (appended), `ignore`, `inherit`",
       default: 'prefixed',
     },
   ],
@@ -605,6 +648,13 @@ const CALL: CommandHelp = {
   about: [
     "Calls one tool as a host that checks, approves and answers the server's requests for model input " +
       '(sampling), elicitation and roots within its budgets. docs/host.md',
+  ],
+  details: [
+    'When the server asks for model input (an embedded `sampling/createMessage` in an `input_required` result, or ' +
+      'a live request from a 2025-11-25 server), the host checks it against what it declared, validates it, asks ' +
+      'for approval, keeps to its budgets, round cap and rate limit, answers with its own model, and retries the ' +
+      "call with the same arguments, the answers and the server's `requestState` echoed byte for byte. " +
+      'Form-mode elicitation requests are answered by `--elicit`, `roots/list` by `--root`.',
   ],
   groups: [
     HOST_TARGET,
