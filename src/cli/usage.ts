@@ -300,7 +300,7 @@ const SERVE: CommandHelp = {
       flags: [
         {
           flag: '--state-keys-file FILE',
-          text: 'request-state keys (format below)',
+          text: 'request-state keys (format below); wins over `MCP_MODEL_INPUT_STATE_KEYS`',
           default: 'a random key per process',
         },
         { flag: '--state-ttl SECONDS', text: 'lifetime of a minted `requestState`', range: [1, 86400], default: '300' },
