@@ -6,17 +6,25 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ModelInputError } from '../errors.js';
 
 /**
- * Each command's flag table as its parser last saw it (command -> flag names). The CLI reference test
- * (test/cli/reference.test.ts) holds the help text and docs/cli.md to exactly these flags.
+ * Each command's flag table as its parser last saw it (command -> flag -> its parseArgs option). The CLI reference
+ * test (test/cli/reference.test.ts) holds the help (src/cli/usage.ts) to exactly these flags, their values and
+ * which ones repeat.
  */
-export const PARSED_FLAG_TABLES = new Map<string, readonly string[]>();
+export const PARSED_FLAG_TABLES = new Map<string, Readonly<Record<string, ParsedFlag>>>();
+
+/** What the reference test reads of a parseArgs option. */
+export interface ParsedFlag {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean | undefined;
+  readonly short?: string | undefined;
+}
 
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   argv: readonly string[],
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
-  PARSED_FLAG_TABLES.set(command, Object.keys(options));
+  PARSED_FLAG_TABLES.set(command, options);
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {

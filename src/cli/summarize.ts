@@ -73,6 +73,7 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
   }
   const logger = createStderrLogger({ quiet: values.quiet === true, stream: io.stderr });
   const models = modelPlanFromFlags(values, logger, io.env);
+  const budgets = budgetsFromFlags(values);
   // The tokenizer's encoder (a few hundred ms of CPU) loads on its own thread beside the run: at once when every
   // file's tokens are needed (--json prints them; a server counts them), else only once the run outlasts a small
   // repository's — the printed summary needs counts only where a token budget binds, and a small run is done first.
@@ -88,7 +89,6 @@ export async function runSummarize(argv: readonly string[], io: CliIo): Promise<
   const progress = createProgressLine(io.stderr, { enabled: values.quiet !== true && values.trace !== true });
   const shown = progress?.around(logger) ?? logger;
   const reporter = modelCallReporter(progress, shown, values.quiet === true);
-  const budgets = budgetsFromFlags(values);
   const result = await runLocalSummarize({
     budgets,
     root,

@@ -140,6 +140,7 @@ describe('the CLI loads a command only when it runs', () => {
       expect([...result.packages], args.join(' ')).toEqual([]);
       expect(result.own.sort(), args.join(' ')).toEqual([
         'cli.js',
+        'cli/helpText.js',
         'cli/io.js',
         'cli/main.js',
         'cli/usage.js',

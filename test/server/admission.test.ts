@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
-import { SERVE_USAGE } from '../../src/cli/usage.js';
+import { COMMAND_HELP, SERVE_USAGE } from '../../src/cli/usage.js';
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
 import { gitProcessesRunning } from '../../src/repo/gitProcess.js';
 import {
   createAdmission,
+  DEFAULT_MAX_CALLS_PER_PRINCIPAL,
   DEFAULT_MAX_CONCURRENT_CALLS,
+  DEFAULT_MAX_QUEUED_CALLS,
   defaultMaxConcurrentCalls,
   LOCAL_CALLS_PER_CORE,
   SERVER_BUSY_CODE,
@@ -166,9 +168,14 @@ describe('admission defaults', () => {
   });
 
   it('serve --help states the defaults', () => {
+    const flags = COMMAND_HELP.find((command) => command.name === 'serve')?.groups.flatMap((group) => group.flags);
     const line = SERVE_USAGE.slice(SERVE_USAGE.indexOf('--max-calls N'), SERVE_USAGE.indexOf('--max-queued-calls'));
-    expect(line.replace(/\s+/g, ' ')).toContain(
-      `(default: ${LOCAL_CALLS_PER_CORE} per core, 2 to ${DEFAULT_MAX_CONCURRENT_CALLS}, when every model is host or builtin; ${DEFAULT_MAX_CONCURRENT_CALLS} when a provider may answer)`,
+    const stated = `${LOCAL_CALLS_PER_CORE} per core, 2 to ${DEFAULT_MAX_CONCURRENT_CALLS}, when every model is host or builtin; ${DEFAULT_MAX_CONCURRENT_CALLS} when a provider may answer`;
+    expect(flags?.find((flag) => flag.flag === '--max-calls N')?.default).toBe(stated);
+    expect(line.replace(/\s+/g, ' ')).toContain(`default: ${stated})`);
+    expect(flags?.find((flag) => flag.flag === '--max-queued-calls N')?.default).toBe(String(DEFAULT_MAX_QUEUED_CALLS));
+    expect(flags?.find((flag) => flag.flag === '--max-calls-per-principal N')?.default).toBe(
+      String(DEFAULT_MAX_CALLS_PER_PRINCIPAL),
     );
   });
 });
