@@ -1,5 +1,5 @@
 /**
- * Rounds at scale, part of `npm run bench` (skipped with BENCH_SCALE=0): server time of a repeated first round and
+ * Rounds at scale, part of `npm run bench` (`--only scale` alone): server time of a repeated first round and
  * of round 2 of `summarize_repo` on the generated 100,000-file tree against the same on the 12-entry sample
  * repository, interleaved, in-process through the HTTP handler's `fetch`. Round 2 judges the picked paths one by
  * one (no listing); a repeated first round is served by the survey cache while the tree's watch saw no change.

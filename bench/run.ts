@@ -360,7 +360,7 @@ async function main(argv: string[]): Promise<void> {
     command: [
       // The knobs set for this run (bounded counts, skipped sub-parts) are part of what was run.
       ...Object.entries(process.env)
-        .filter(([key]) => key.startsWith('BENCH_'))
+        .filter(([key]) => key.startsWith('BENCH_') && key !== 'BENCH_ONLY')
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([key, value]) => `${key}=${value}`),
       parts.length === PARTS.length ? 'npm run bench' : `npm run bench -- --only ${parts.join(',')}`,

@@ -1,5 +1,5 @@
 /**
- * The start-up part of `npm run bench` (`BENCH_STARTUP=only npm run bench` runs it alone): whole processes of the
+ * The start-up part of `npm run bench` (`npm run bench -- --only startup` runs it alone): whole processes of the
  * built CLI (`dist/cli.js`, so `npm run build` first) against baselines measured in the same run, interleaved so
  * that machine noise hits both sides alike. Wall time is measured here from spawn to exit (or to the first
  * answer); peak RSS and CPU time (user + system: all threads, and children such as git) come from `/usr/bin/time`

@@ -1,5 +1,5 @@
 /**
- * A task against a plain call (`BENCH_ONLY=tasks npm run bench`): summarize_repo on the built-in model, in-process
+ * A task against a plain call (`npm run bench -- --only tasks`): summarize_repo on the built-in model, in-process
  * HTTP front, server time only — for the task, the tools/call that creates it plus every tasks/get until it is
  * completed (polled back to back, so no poll interval is counted), against one plain tools/call. Medians of
  * interleaved pairs, as a ratio.
