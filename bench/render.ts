@@ -52,7 +52,7 @@ const number = (value: number): string =>
 function figureLine(figure: Figure): string {
   const ratio = Number.isFinite(figure.ratio) ? `${figure.ratio.toFixed(2)}x` : '—';
   const amounts = `${number(figure.value)} against ${number(figure.baseline)} ${figure.unit}`;
-  return `- **${figure.name}**: **${ratio}** ${figure.against} (${amounts}). ${figure.meaning}`;
+  return `- **${figure.name}**: **${ratio}** against ${figure.against} (${amounts}). ${figure.meaning}`;
 }
 
 /** `docs/performance.md` from one bench run's results; `source` is the JSON's path as the page names it. */
@@ -66,8 +66,7 @@ export function renderPerformance(results: BenchResults, source: string): string
     'Every figure is a ratio against a baseline measured in the same run, interleaved so that machine noise hits',
     'both alike: read the ratio; the values (medians) depend on the machine. `npm run bench` runs every part',
     '(`--only PART,…` a subset) and rewrites the JSON and this page; `npm run bench -- --render` re-renders the page',
-    'from the JSON alone. Earlier runs are kept as JSON in `bench/results/` and in git history. Timings are never',
-    'asserted in tests.',
+    'from the JSON alone. Earlier runs are kept as JSON in `bench/results/` and in git history.',
   ];
   const parts = [...new Set(results.figures.map((figure) => figure.part))].sort(
     (a, b) => Object.keys(PART_TITLES).indexOf(a) - Object.keys(PART_TITLES).indexOf(b),
@@ -135,7 +134,6 @@ export function renderStress(results: StressResults, source: string): string {
     ...results.rows.map(stressLine),
     '',
     '```sh',
-    'npm run build',
     results.command,
     '```',
     STRESS_END,

@@ -39,7 +39,7 @@ describe('docs/performance.md', () => {
     expect(results.machine).toMatchObject({ node: expect.stringMatching(/^v\d+/), cpus: expect.any(Number) });
     for (const figure of results.figures) {
       expect(figure.ratio).toBeCloseTo(figure.value / figure.baseline, 2);
-      expect(page).toContain(`**${figure.name}**: **${figure.ratio.toFixed(2)}x**`);
+      expect(page).toContain(`**${figure.name}**: **${figure.ratio.toFixed(2)}x** against ${figure.against}`);
       expect(page).toContain(figure.command);
       expect(page).toContain(figure.meaning);
     }
