@@ -121,7 +121,7 @@ async function benchListing(root: string): Promise<number> {
     baseline: base,
     unit: 'ms',
     command: benchCommand('repo'),
-    meaning: 'In a git repository the listing costs about what git itself costs.',
+    meaning: "In a git repository the listing is git's own plus classifying each path.",
   });
   record({
     part: 'repo',

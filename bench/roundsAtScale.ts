@@ -96,8 +96,8 @@ export async function benchRoundsAtScale(): Promise<void> {
         command: benchCommand('scale'),
         meaning:
           index === 0
-            ? 'A repeated first round on an unchanged tree is served from the survey cache, whatever the tree size.'
-            : 'Round 2 judges only the picked paths, so its cost does not grow with the tree.',
+            ? 'A repeated first round on an unchanged tree is served from the survey cache: near 1x, the tree size does not show.'
+            : 'Round 2 judges only the picked paths: near 1x, its cost does not grow with the tree.',
       });
     };
     row('round 1, repeated (unchanged tree)', 0);

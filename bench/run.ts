@@ -198,8 +198,8 @@ async function benchRounds(): Promise<void> {
     console.log(`| ${label} | ${a.toFixed(3)} | ${b.toFixed(3)} | ${(a / b).toFixed(2)}x |`);
   });
   const meanings = [
-    'Answering discover costs about what the SDK alone costs.',
-    'Listing tools costs about what the SDK alone costs.',
+    'What our envelope gate and server assembly add to the cheapest request.',
+    'The same for listing tools.',
     'Round 1 surveys the repository and seals request state; the baseline only mints a token.',
     'Round 2 reads and scans the picked files and builds the summary prompt; the baseline only mints a token.',
     'Round 3 opens the sealed state and returns the summary.',
