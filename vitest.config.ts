@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The I/O-heavy files: `npm pack` and `npm install` of the tarball (14,500 files), the fleet (nginx, Redis, two
  * instances; and `npm run fleet` as a user runs it), and a 5,200-file tree. They run one at a time, never beside one
- * another: two of them at once each took about twice the CPU and wall time (docs/benchmarks.md, "Test suite").
+ * another: two of them at once each took about twice the CPU and wall time.
  */
 export const ONE_AT_A_TIME = [
   'test/package.test.ts',
@@ -36,8 +36,7 @@ const MEMORY_DIR_FREE_BYTES = 2 * 1024 ** 3;
  * made by the global setup and removed with whatever a test left in it when the run ends. In memory (/dev/shm)
  * when the machine has one with room to spare, else under the system's temporary directory: the tests write many
  * small trees (fixture repositories, git repositories, the package test's 15,000-file install), and on a
- * disk-backed /tmp the kernel's share of that was a quarter of the suite's CPU time (docs/benchmarks.md,
- * "Test suite"). Named by the vitest process's id, so the setup and the workers agree on it.
+ * disk-backed /tmp the kernel's share of that was a quarter of the suite's CPU time. Named by the vitest process's id, so the setup and the workers agree on it.
  */
 function runTemporaryDir(): string {
   let parent = tmpdir();

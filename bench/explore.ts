@@ -1,5 +1,5 @@
 /**
- * Explore mode, part of `npm run bench` (BENCH_EXPLORE=0 skips it, BENCH_ONLY=explore runs it alone):
+ * Explore mode, part of `npm run bench` (`--only explore` alone; printed, not recorded):
  *  - the tool loop at its maximum length over MRTR (12 tool calls in 4 exploring rounds, then the final round with
  *    tools disabled), in-process through the HTTP handler's `fetch`: sealed state bytes and server time per round,
  *    on the 12-entry sample and on the generated 100,000-file tree. Each round rebuilds the conversation by running

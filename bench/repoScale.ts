@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPickRequest } from '../src/flows/summarizeRepo/prompts.js';
 import { openRepository } from '../src/repo/index.js';
 import { ensureLargeRepo, generateLargeRepo } from '../scripts/generateLargeRepo.js';
+import { benchCommand, record } from './figures.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATA = process.env['BENCH_DATA_DIR'] ?? path.join(os.tmpdir(), 'mcp-model-input-bench');
@@ -111,6 +112,28 @@ async function benchListing(root: string): Promise<number> {
   );
   console.log(row('ours, git fast path, `list()` with the ignored entries (second git walk alongside)', 'list', '—'));
   console.log(row('ours, walker (`listing: "walker"`)', 'walker', '≤ 3x'));
+  const files = FILES.toLocaleString('en-US');
+  record({
+    part: 'repo',
+    name: `listing ${files} files as \`summarize_repo\` does (git fast path)`,
+    against: '`git ls-files -co --exclude-standard -z`',
+    value: median(times.tool),
+    baseline: base,
+    unit: 'ms',
+    command: benchCommand('repo'),
+    meaning: "In a git repository the listing is git's own plus classifying each path.",
+  });
+  record({
+    part: 'repo',
+    name: `listing ${files} files with the walker (no git)`,
+    against: '`git ls-files -co --exclude-standard -z`',
+    value: median(times.walker),
+    baseline: base,
+    unit: 'ms',
+    command: benchCommand('repo'),
+    meaning:
+      'Outside git (or with `listing: "walker"`) the listing walks the tree and applies the ignore rules itself.',
+  });
   return median(times.tool);
 }
 
@@ -206,9 +229,20 @@ async function benchPickPrompt(small: string, large: string): Promise<number> {
     '| tree | listed files | prompt bytes | outline lines | candidates shown | inspected | git history | survey ms |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---|---:|');
-  console.log((await pickPromptRow('100 generated files', small))[0]);
+  const [smallRow, smallBytes] = await pickPromptRow('100 generated files', small);
+  console.log(smallRow);
   const [row, bytes] = await pickPromptRow(`${FILES.toLocaleString('en-US')} generated files`, large);
   console.log(row);
+  record({
+    part: 'repo',
+    name: `pick prompt for ${FILES.toLocaleString('en-US')} files`,
+    against: 'the pick prompt for 100 files',
+    value: bytes,
+    baseline: smallBytes,
+    unit: 'bytes',
+    command: benchCommand('repo'),
+    meaning: 'What the model is shown to pick from stays within its budget (24,576 bytes by default) at any size.',
+  });
   return bytes;
 }
 
@@ -290,6 +324,16 @@ export async function benchFacts(root: string, rounds = ROUNDS): Promise<void> {
   console.log('| survey | ms | vs without facts | sizes read | bytes | manifests read |');
   console.log('|---|---:|---:|---:|---|---:|');
   console.log(`| without facts (baseline) | ${base.toFixed(0)} | 1.00x | — | — | — |`);
+  record({
+    part: 'repo',
+    name: `survey of ${FILES.toLocaleString('en-US')} files with the repository facts`,
+    against: 'the same survey without them',
+    value,
+    baseline: base,
+    unit: 'ms',
+    command: benchCommand('repo'),
+    meaning: 'What the whole-repository facts (languages, manifests, entry points) add to the first round.',
+  });
   console.log(
     `| with facts | ${value.toFixed(0)} | ${(value / base).toFixed(2)}x | ${facts?.mix.sampled ?? 0} | ` +
       `${facts?.mix.bytes ?? '—'} | ${facts?.manifests.length ?? 0} |`,

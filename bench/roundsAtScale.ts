@@ -1,5 +1,5 @@
 /**
- * Rounds at scale, part of `npm run bench` (skipped with BENCH_SCALE=0): server time of a repeated first round and
+ * Rounds at scale, part of `npm run bench` (`--only scale` alone): server time of a repeated first round and
  * of round 2 of `summarize_repo` on the generated 100,000-file tree against the same on the 12-entry sample
  * repository, interleaved, in-process through the HTTP handler's `fetch`. Round 2 judges the picked paths one by
  * one (no listing); a repeated first round is served by the survey cache while the tree's watch saw no change.
@@ -13,6 +13,7 @@ import { ensureLargeRepo } from '../scripts/generateLargeRepo.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
+import { benchCommand, record } from './figures.js';
 
 const DATA = process.env['BENCH_DATA_DIR'] ?? path.join(os.tmpdir(), 'mcp-model-input-bench');
 const FILES = Number(process.env['BENCH_SCALE_FILES'] ?? 100_000);
@@ -85,6 +86,19 @@ export async function benchRoundsAtScale(): Promise<void> {
       const a = median(times.small[index] ?? []);
       const b = median(times.large[index] ?? []);
       console.log(`| ${label} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)}x | ≤ 2x |`);
+      record({
+        part: 'scale',
+        name: `${label} on ${FILES.toLocaleString('en-US')} files, server time`,
+        against: 'the same round on the 12-entry sample',
+        value: b,
+        baseline: a,
+        unit: 'ms',
+        command: benchCommand('scale'),
+        meaning:
+          index === 0
+            ? 'A repeated first round on an unchanged tree is served from the survey cache: near 1x, the tree size does not show.'
+            : 'Round 2 judges only the picked paths: near 1x, its cost does not grow with the tree.',
+      });
     };
     row('round 1, repeated (unchanged tree)', 0);
     row('round 2 (pick answered)', 1);

@@ -1,23 +1,17 @@
 /**
- * `npm run bench`: server time per MRTR round and request-state codec cost, each printed as a
- * ratio against a baseline measured in the same run:
- *  - rounds: our server (envelope gate, AEAD state, repository reader, summarize_repo flow) vs a
- *    minimal McpServer + createMcpHandler app doing the same three rounds with the SDK's HMAC codec;
- *  - codec: our AES-256-GCM seal/open vs the SDK's createRequestStateCodec mint/verify.
- *  - fleet (bench/fleet.ts): flows/s through nginx for 1 and 2 instances on Redis, and the per-round cost of
- *    the Redis consume against the in-process store (BENCH_FLEET=0 skips it);
- *  - start-up (bench/startup.ts): the built CLI's commands, `serve --stdio` and `summarize` as whole processes
- *    against `node -e 0`, the SDK's import floor and a minimal SDK stdio server (`BENCH_STARTUP=only|0`);
- *  - rounds at scale (bench/roundsAtScale.ts): a repeated round 1 and round 2 on the 100,000-file tree against the
- *    12-entry sample;
- *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor, on
- *    the credential corpus and the 100,000-file tree; secretlint's load time; the preset's coverage table.
- *  - explore mode (bench/explore.ts): state bytes and server time per round of the tool loop at its maximum length,
- *    on the sample and the 100,000-file tree; explore against pick on that tree (files and bytes shown to the model);
- *  - tasks (bench/tasks.ts): a summarize_repo task (creation and polls) against a plain call, server time
- *    (BENCH_ONLY=tasks, BENCH_TASKS=0 skips it);
- *  - repository scale (bench/repoScale.ts): listing a generated 100,000-file tree against `git ls-files`, peak
- *    memory, pick-prompt bytes at 100 and 100,000 files, and `npx repomix` on the same tree.
+ * `npm run bench`: every figure beside a baseline measured in the same run, written to `bench/results/latest.json`
+ * (and a recorded copy beside it) and rendered into `docs/performance.md` (bench/render.ts). Parts, in order (each
+ * file says what it measures; `npm run bench -- --only PART,…` runs a subset and the JSON records which):
+ *  - startup (bench/startup.ts): the built CLI as whole processes (`npm run build` first);
+ *  - rounds: server time per MRTR exchange, our server against a minimal McpServer + the SDK's HMAC codec;
+ *  - codec: our AES-256-GCM seal/open against the SDK's createRequestStateCodec mint/verify;
+ *  - scale (bench/roundsAtScale.ts): rounds on the 100,000-file tree against the 12-entry sample;
+ *  - repo (bench/repoScale.ts): listing a 100,000-file tree against `git ls-files`, the pick prompt's size;
+ *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor;
+ *  - redact (bench/redactCost.ts): the redactor's work and time at n and 4n characters of its worst inputs;
+ *  - tasks (bench/tasks.ts): a summarize_repo task (creation and polls) against a plain call;
+ *  - explore (bench/explore.ts) and fleet (bench/fleet.ts; needs redis-server and nginx): printed only.
+ * `npm run bench -- --render` re-renders the page from the JSON without running anything.
  * Timings are medians of bounded iteration counts; never assert them in tests.
  */
 import { randomBytes } from 'node:crypto';
@@ -37,6 +31,9 @@ import { keptCounts } from '../src/repo/tokens.js';
 import { createStateCodec, createEphemeralKeyRing, digestArguments } from '../src/state/index.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { benchExplore } from './explore.js';
+import { benchCommand, LATEST, machine, record, recordedFigures, runFileName, type BenchResults } from './figures.js';
+import { benchRedactCost } from './redactCost.js';
+import { PERFORMANCE_PAGE, renderPerformanceFile, writeResults } from './render.js';
 import { benchFleet } from './fleet.js';
 import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
@@ -200,6 +197,36 @@ async function benchRounds(): Promise<void> {
     const b = median(baseTimes[index] ?? []);
     console.log(`| ${label} | ${a.toFixed(3)} | ${b.toFixed(3)} | ${(a / b).toFixed(2)}x |`);
   });
+  const meanings = [
+    'What our envelope gate and server assembly add to the cheapest request.',
+    'The same for listing tools.',
+    'Round 1 surveys the repository and seals request state; the baseline only mints a token.',
+    'Round 2 reads and scans the picked files and builds the summary prompt; the baseline only mints a token.',
+    'Round 3 opens the sealed state and returns the summary.',
+  ];
+  labels.forEach((label, index) =>
+    record({
+      part: 'rounds',
+      name: `${label}, server time`,
+      against: 'a minimal `McpServer` doing the same round with the SDK codec',
+      value: median(oursTimes[index] ?? []),
+      baseline: median(baseTimes[index] ?? []),
+      unit: 'ms',
+      command: benchCommand('rounds'),
+      meaning: meanings[index] ?? '',
+    }),
+  );
+  record({
+    part: 'rounds',
+    name: 'round 2 on files not read before, server time',
+    against: 'the same minimal `McpServer` round',
+    value: median(fresh[3] ?? []),
+    baseline: median(freshBase[3] ?? []),
+    unit: 'ms',
+    command: benchCommand('rounds'),
+    meaning:
+      'Round 2 when no secret scan or token count is kept from an earlier call: the redaction and counting cost.',
+  });
   const cold = median(fresh[3] ?? []);
   const base2 = median(freshBase[3] ?? []);
   console.log(
@@ -237,6 +264,22 @@ async function benchCodec(): Promise<void> {
     ['mint / seal', await time(() => ours.seal(binding, payload)), await time(() => sdk.mint(payload))],
     ['verify / open', await time(() => ours.open(ourToken, binding)), await time(() => sdk.verify(sdkToken, ctx))],
   ];
+  const codecMeaning = [
+    'Sealing request state with AES-256-GCM (encrypted and bound to the caller) against signing it with HMAC.',
+    'Opening and checking sealed state against verifying a signed token.',
+  ];
+  rows.forEach(([label, a, b], index) =>
+    record({
+      part: 'codec',
+      name: `request state: ${label === 'mint / seal' ? 'seal' : 'open'}`,
+      against: `the SDK codec's ${label === 'mint / seal' ? 'mint' : 'verify'}`,
+      value: a,
+      baseline: b,
+      unit: 'µs',
+      command: benchCommand('codec'),
+      meaning: codecMeaning[index] ?? '',
+    }),
+  );
   console.log(`\nRequest-state codec, mean of ${CODEC_OPS} operations (µs per op)`);
   console.log('| operation | AES-256-GCM (ours) | HMAC-SHA256 (SDK) | ratio | token bytes (ours / SDK) |');
   console.log('|---|---:|---:|---:|---:|');
@@ -247,35 +290,86 @@ async function benchCodec(): Promise<void> {
   }
 }
 
-console.log(`node ${process.version}, ${new Date().toISOString()}`);
-// BENCH_ONLY=fleet runs the fleet part alone.
-const only = process.env['BENCH_ONLY'];
-const startup = process.env['BENCH_STARTUP'];
-// BENCH_STARTUP=calls runs the first-tool-call part alone (this build against BENCH_STARTUP_BEFORE).
-if (startup === 'calls') await benchFirstCalls();
-else if (startup !== '0' && only === undefined) await benchStartup();
-if (startup !== 'only' && startup !== 'calls' && only === undefined) {
-  await benchRounds();
-  await benchCodec();
-  if (process.env['BENCH_SCALE'] !== '0') {
-    await benchRoundsAtScale();
-    if (process.env['BENCH_REPO_SCALE'] !== '0') await benchRepoScale();
+/** Every part, in the order they run; `fleet` needs redis-server and nginx (it says so and skips without them). */
+const PARTS = [
+  'startup',
+  'rounds',
+  'codec',
+  'scale',
+  'repo',
+  'secrets',
+  'redact',
+  'tasks',
+  'explore',
+  'fleet',
+] as const;
+type Part = (typeof PARTS)[number];
+
+async function runPart(part: Part): Promise<void> {
+  switch (part) {
+    case 'startup':
+      return benchStartup();
+    case 'rounds':
+      return benchRounds();
+    case 'codec':
+      return benchCodec();
+    case 'scale':
+      return benchRoundsAtScale();
+    case 'repo':
+      return benchRepoScale();
+    case 'secrets':
+      return benchSecretScan();
+    case 'redact':
+      return benchRedactCost();
+    case 'tasks':
+      return benchTasks();
+    case 'explore':
+      return benchExplore();
+    case 'fleet':
+      return benchFleet();
   }
-  if (process.env['BENCH_SECRETS'] !== '0') await benchSecretScan();
-  if (process.env['BENCH_EXPLORE'] !== '0') await benchExplore();
 }
-if (only === 'explore') await benchExplore();
-if (
-  only === 'tasks' ||
-  (only === undefined && startup !== 'only' && startup !== 'calls' && process.env['BENCH_TASKS'] !== '0')
-) {
-  await benchTasks();
+
+/** `--only a,b` (or BENCH_ONLY=a,b): the parts to run; every part when absent. */
+function selectedParts(argv: string[]): Part[] {
+  const index = argv.indexOf('--only');
+  const list = index >= 0 ? argv[index + 1] : process.env['BENCH_ONLY'];
+  if (list === undefined || list === '') return [...PARTS];
+  const names = list.split(',').filter((name) => name !== '');
+  const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown bench part(s): ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
+  return PARTS.filter((part) => names.includes(part));
 }
-if (
-  process.env['BENCH_FLEET'] !== '0' &&
-  startup !== 'only' &&
-  startup !== 'calls' &&
-  (only === undefined || only === 'fleet')
-) {
-  await benchFleet();
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--render')) {
+    await renderPerformanceFile();
+    return;
+  }
+  // BENCH_STARTUP=calls: the first-tool-call part alone, this build against BENCH_STARTUP_BEFORE (printed only).
+  if (process.env['BENCH_STARTUP'] === 'calls') return benchFirstCalls();
+  const parts = selectedParts(argv);
+  const date = new Date().toISOString();
+  console.log(`node ${process.version}, ${date}, parts: ${parts.join(', ')}`);
+  for (const part of parts) await runPart(part);
+  const results: BenchResults = {
+    kind: 'bench',
+    date,
+    machine: machine(),
+    parts,
+    command: [
+      // The knobs set for this run (bounded counts, skipped sub-parts) are part of what was run.
+      ...Object.entries(process.env)
+        .filter(([key]) => key.startsWith('BENCH_') && key !== 'BENCH_ONLY')
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, value]) => `${key}=${value}`),
+      parts.length === PARTS.length ? 'npm run bench' : `npm run bench -- --only ${parts.join(',')}`,
+    ].join(' '),
+    figures: recordedFigures(),
+  };
+  await writeResults(LATEST, results, runFileName('bench-', date));
+  await renderPerformanceFile();
+  console.log(`\nWrote ${LATEST} and rendered ${PERFORMANCE_PAGE}.`);
 }
+
+await main(process.argv.slice(2));

@@ -29,6 +29,7 @@ import { createEphemeralKeyRing, createStateCodec } from '../src/state/index.js'
 import { ensureLargeRepo } from '../scripts/generateLargeRepo.js';
 import { makeSampleRepo, makeTree } from '../test/helpers/fixtureRepo.js';
 import { ordinaryFiles, secretFiles } from '../test/repo/secrets/corpus.js';
+import { benchCommand, record } from './figures.js';
 import { coverageTable } from './secretCoverage.js';
 
 const ROUNDS = Number(process.env['BENCH_SECRET_ROUNDS'] ?? 15);
@@ -83,6 +84,16 @@ async function compare(label: string, root: string, rounds: number): Promise<str
   }
   const on = median(times.on);
   const off = median(times.off);
+  record({
+    part: 'secrets',
+    name: `summarize_repo (built-in model, maxFiles 8) on the ${label}`,
+    against: 'the same call without the secret-file deny list and the redactor',
+    value: on,
+    baseline: off,
+    unit: 'ms',
+    command: benchCommand('secrets'),
+    meaning: 'What keeping secrets out of the model input costs a whole call, on files not read before.',
+  });
   return `| ${label} | ${off.toFixed(1)} | ${on.toFixed(1)} | ${(on / off).toFixed(3)}x (${((on / off - 1) * 100).toFixed(1)}%) |`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The start-up part of `npm run bench` (`BENCH_STARTUP=only npm run bench` runs it alone): whole processes of the
+ * The start-up part of `npm run bench` (`npm run bench -- --only startup` runs it alone): whole processes of the
  * built CLI (`dist/cli.js`, so `npm run build` first) against baselines measured in the same run, interleaved so
  * that machine noise hits both sides alike. Wall time is measured here from spawn to exit (or to the first
  * answer); peak RSS and CPU time (user + system: all threads, and children such as git) come from `/usr/bin/time`
@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
+import { benchCommand, record } from './figures.js';
 
 const RUNS = Number(process.env['BENCH_STARTUP_RUNS'] ?? 7);
 const WARM_CALLS = 5;
@@ -232,6 +233,76 @@ export async function benchFirstCalls(): Promise<void> {
   }
 }
 
+const medianOf = (row: Row, pick: (sample: Sample) => number | undefined): number =>
+  median(row.samples.flatMap((sample) => pick(sample) ?? []));
+
+function recordStartup(
+  version: Row,
+  help: Row,
+  node0: Row,
+  summarize: Row,
+  floor: Row,
+  serve: Row,
+  minimal: Row,
+): void {
+  const command = benchCommand('startup');
+  const wall = (row: Row): number => medianOf(row, (s) => s.ms);
+  const cpu = (row: Row): number => medianOf(row, (s) => s.cpuMs);
+  record({
+    part: 'startup',
+    name: '`--version`, wall time',
+    against: '`node -e 0`',
+    value: wall(version),
+    baseline: wall(node0),
+    unit: 'ms',
+    command,
+    meaning: 'What the CLI adds to a bare Node start before it can answer at all.',
+  });
+  record({
+    part: 'startup',
+    name: '`--help`, wall time',
+    against: '`node -e 0`',
+    value: wall(help),
+    baseline: wall(node0),
+    unit: 'ms',
+    command,
+    meaning: 'Help is printed from the command table without loading any package.',
+  });
+  record({
+    part: 'startup',
+    name: '`summarize` (built-in model, 12-entry sample), wall time',
+    against: 'a process that only imports the SDK',
+    value: wall(summarize),
+    baseline: wall(floor),
+    unit: 'ms',
+    command,
+    meaning: 'A whole summary of a small repository on the built-in model, against the least any SDK program pays.',
+  });
+  if (Number.isFinite(cpu(summarize))) {
+    record({
+      part: 'startup',
+      name: '`summarize` (built-in model, 12-entry sample), CPU time',
+      against: 'a process that only imports the SDK',
+      value: cpu(summarize),
+      baseline: cpu(floor),
+      unit: 'ms',
+      command,
+      meaning:
+        'The same in CPU time (all threads and git children), which moves less with machine load than wall time.',
+    });
+  }
+  record({
+    part: 'startup',
+    name: '`serve --stdio` until the first `server/discover` answer',
+    against: 'a minimal SDK `McpServer` stdio server',
+    value: wall(serve),
+    baseline: wall(minimal),
+    unit: 'ms',
+    command,
+    meaning: 'How long a host waits for the server to answer after spawning it.',
+  });
+}
+
 export async function benchStartup(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   scratch = await mkdtemp(join(tmpdir(), 'mmi-bench-startup-'));
@@ -291,6 +362,17 @@ export async function benchStartup(): Promise<void> {
     console.log('\n**`serve --stdio` until the first `server/discover` answer**\n');
     summary(BEFORE === undefined ? [serve] : [serve, serveBefore], minimal, '1.3x');
     const warmMs = median(warm);
+    recordStartup(cheap[0]!, cheap[1]!, node0, summarize, floor, serve, minimal);
+    record({
+      part: 'startup',
+      name: 'first `tools/call` in a fresh `serve --stdio`',
+      against: 'a later call in the same process',
+      value: median(firstAfterPause),
+      baseline: warmMs,
+      unit: 'ms',
+      command: benchCommand('startup'),
+      meaning: `What a host's first summarize_repo call (built-in model, sent ${PAUSE_MS} ms after discover) costs beyond a warm one.`,
+    });
     console.log(`\n**\`tools/call\` in one \`serve --stdio\` process (built-in model, one call), ms**\n`);
     console.log('| call | ms | vs warm |');
     console.log('|---|---:|---:|');

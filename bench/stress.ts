@@ -19,20 +19,31 @@
  *                   STRESS_NODE_ARGS Node flags for our server (e.g. --cpu-prof), STRESS_PROBE=inline the probe
  *                   on the driver's own loop
  *
- * STRESS_ONLY=mixed,giant,disconnect,malformed,held,chunked,summarize200,legacy runs only the scenarios named.
- * Figures are for docs/reliability.md (with the command); never assert them in tests.
+ * `npm run stress -- --only mixed,giant,…` (or STRESS_ONLY=…) runs only the scenarios named. The table is written to
+ * bench/results/stress-latest.json (and a recorded copy beside it) and rendered into docs/reliability.md's stress
+ * section (bench/render.ts); `npm run stress -- --render` re-renders that section from the JSON alone. Never assert
+ * these figures in tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import { freePort } from '../scripts/fleet/processes.js';
+import { machine, runFileName, STRESS_LATEST } from './figures.js';
+import {
+  RELIABILITY_PAGE,
+  renderReliabilityFile,
+  renderStress,
+  writeResults,
+  type StressResults,
+  type StressRow,
+} from './render.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The server measured as ours (STRESS_CLI: another build's `dist/cli.js`, e.g. main's, for a before/after pair). */
@@ -52,7 +63,19 @@ const TOKEN_B = 'stress-token-bob-0123456789ab';
 const TOKEN_PROBE = 'stress-token-probe-0123456789';
 /** Eight principals for the 200 concurrent summarize calls. */
 const CALLERS = Array.from({ length: 8 }, (_, index) => `stress-token-caller-${index}-0123456789`);
-const ONLY = new Set((process.env['STRESS_ONLY'] ?? '').split(',').filter((name) => name !== ''));
+const SCENARIOS = ['mixed', 'giant', 'disconnect', 'malformed', 'chunked', 'held', 'summarize200', 'legacy'];
+/** `--only a,b` (or STRESS_ONLY=a,b): the scenarios to run; all when absent. */
+const ONLY = new Set(
+  (
+    (process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : process.env['STRESS_ONLY']) ??
+    ''
+  )
+    .split(',')
+    .filter((name) => name !== ''),
+);
+for (const name of ONLY) {
+  if (!SCENARIOS.includes(name)) throw new Error(`unknown stress scenario ${name}; scenarios: ${SCENARIOS.join(', ')}`);
+}
 const runs = (scenario: string): boolean => ONLY.size === 0 || ONLY.has(scenario);
 /** Extra Node flags for our server's process, e.g. STRESS_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const NODE_ARGS = (process.env['STRESS_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
@@ -292,22 +315,23 @@ const summarizeProbe = (target: Target) =>
     ? { ready: () => Promise.resolve(), ...probe(target, TOKEN_PROBE) }
     : workerProbe(target, TOKEN_PROBE);
 
-const rows: string[][] = [];
+const rows: StressRow[] = [];
 function row(scenario: string, target: Target | string, cells: Record<string, string | number>): void {
   const name = typeof target === 'string' ? target : target.name;
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
   const rss = typeof target === 'string' ? '—' : `${mb(target.peakRss)} (idle ${mb(target.idleRss)})`;
-  rows.push([
+  const text = (key: string): string => String(cells[key] ?? '—');
+  rows.push({
     scenario,
-    name,
-    String(cells['throughput'] ?? '—'),
-    String(cells['p50'] ?? '—'),
-    String(cells['p99'] ?? '—'),
-    String(cells['probe'] ?? '—'),
+    server: name,
+    throughput: text('throughput'),
+    p50: text('p50'),
+    p99: text('p99'),
+    probe: text('probe'),
     rss,
-    String(cells['errors'] ?? '—'),
-    String(cells['notes'] ?? ''),
-  ]);
+    errors: text('errors'),
+    notes: String(cells['notes'] ?? ''),
+  });
 }
 
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 1 : 0) : '—');
@@ -567,7 +591,7 @@ async function summarize200(target: Target, metricsPort: number): Promise<void> 
     probe: `${fmt(percentile(idle, 50))} / ${fmt(percentile(idle, 99))}`,
     notes:
       `${idle.length} probes; max ${fmt(Math.max(...idle))} ms; event-loop delay max: server ${fmt(idleLoop)} ms, ` +
-      `driver ${fmt(idleDriver)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
+      `driver ${fmt(idleDriver)} ms`,
   });
   const all: number[] = [];
   for (let burst = 1; burst <= BURSTS; burst++) {
@@ -614,8 +638,7 @@ async function summarizeBurst(target: Target, metricsPort: number, idle: number[
     errors: kinds(outcomes),
     notes:
       `discover p99 ${ratio.toFixed(1)}x idle p99; ${probes.length} probes, max ${fmt(Math.max(...probes))} ms; ` +
-      `event-loop delay max: server ${fmt(loadLoop)} ms, driver ${fmt(loadDriver)} ms; ` +
-      `load average ${loadavg()[0]!.toFixed(1)}`,
+      `event-loop delay max: server ${fmt(loadLoop)} ms, driver ${fmt(loadDriver)} ms`,
   });
   return probes;
 }
@@ -763,6 +786,7 @@ async function makeRepo(): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  const date = new Date().toISOString();
   execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   const repo = await makeRepo();
   const tokens = join(repo, '..', `${repo.split('/').pop()}-tokens.json`);
@@ -848,11 +872,26 @@ async function main(): Promise<void> {
     await rm(repo, { recursive: true, force: true });
     await rm(tokens, { force: true });
   }
-  console.log(
-    '| scenario | server | throughput | p50 ms | p99 ms | discover probe p50 / p99 ms | peak RSS MB | errors by kind | notes |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const cells of rows) console.log(`| ${cells.join(' | ')} |`);
+  const results: StressResults = {
+    kind: 'stress',
+    date,
+    machine: machine(),
+    scenarios: SCENARIOS.filter(runs),
+    command: [
+      // The knobs set for this run are part of what was run.
+      ...Object.entries(process.env)
+        .filter(([key]) => key.startsWith('STRESS_') && key !== 'STRESS_ONLY')
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, value]) => `${key}=${value}`),
+      ONLY.size === 0 ? 'npm run stress' : `npm run stress -- --only ${[...ONLY].join(',')}`,
+    ].join(' '),
+    rows,
+  };
+  console.log(renderStress(results, STRESS_LATEST));
+  await writeResults(STRESS_LATEST, results, runFileName('stress-', date), ROOT);
+  await renderReliabilityFile(ROOT);
+  console.log(`\nWrote ${STRESS_LATEST} and rendered its section of ${RELIABILITY_PAGE}.`);
 }
 
-await main();
+if (process.argv.includes('--render')) await renderReliabilityFile(ROOT);
+else await main();

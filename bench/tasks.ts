@@ -1,5 +1,5 @@
 /**
- * A task against a plain call (`BENCH_ONLY=tasks npm run bench`): summarize_repo on the built-in model, in-process
+ * A task against a plain call (`npm run bench -- --only tasks`): summarize_repo on the built-in model, in-process
  * HTTP front, server time only — for the task, the tools/call that creates it plus every tasks/get until it is
  * completed (polled back to back, so no poll interval is counted), against one plain tools/call. Medians of
  * interleaved pairs, as a ratio.
@@ -14,6 +14,7 @@ import { createMemoryTaskStore } from '../src/server/tasks/taskStore.js';
 import { makeSampleRepo } from '../test/helpers/fixtureRepo.js';
 import { mcpRequest, meta } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
+import { benchCommand, record } from './figures.js';
 
 const PAIRS = Number(process.env['BENCH_TASK_PAIRS'] ?? 200);
 
@@ -76,6 +77,16 @@ export async function benchTasks(): Promise<void> {
   console.log('| call | task (create + polls until completed) | plain tools/call | ratio | polls (median) |');
   console.log('|---|---:|---:|---:|---:|');
   console.log(`| summarize_repo | ${a.toFixed(3)} | ${b.toFixed(3)} | ${(a / b).toFixed(2)}x | ${median(polls)} |`);
+  record({
+    part: 'tasks',
+    name: 'summarize_repo as a task (create + polls until completed), server time',
+    against: 'one plain `tools/call`',
+    value: a,
+    baseline: b,
+    unit: 'ms',
+    command: benchCommand('tasks'),
+    meaning: `What running a call as a task adds in server time (median ${median(polls)} polls, sent back to back).`,
+  });
   await front.close();
   await tasks.close();
   await repo.cleanup();

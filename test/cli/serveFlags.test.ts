@@ -6,7 +6,7 @@
  * SIGTERM (test/cli/cli.test.ts and serveFleetFlags.test.ts start the binary on HTTP too), and the legacy session
  * limits `--max-sessions` and `--session-idle`. Those two ran in-process as well, but then this process and the
  * thread that runs test/legacy both load the legacy session modules, and the coverage report, merging the two
- * processes' V8 counts, showed fewer of their branches covered than the tests run (docs/benchmarks.md).
+ * processes' V8 counts, showed fewer of their branches covered than the tests run.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
