@@ -118,7 +118,8 @@ export function createTaskListen(source: TaskListenSource, keepAliveMs = KEEP_AL
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         let closed = false;
-        let keepAlive: ReturnType<typeof setInterval> | undefined;
+        const keepAlive = setInterval(() => write(': keepalive\n\n'), keepAliveMs);
+        keepAlive.unref();
         const onAbort = (): void => teardown(false);
         write = (frame) => {
           if (closed) return;
@@ -155,8 +156,6 @@ export function createTaskListen(source: TaskListenSource, keepAliveMs = KEEP_AL
           return;
         }
         open.add(teardown);
-        keepAlive = setInterval(() => write(': keepalive\n\n'), keepAliveMs);
-        keepAlive.unref();
         if (request.signal.aborted) teardown(false);
         else request.signal.addEventListener('abort', onAbort, { once: true });
       },
