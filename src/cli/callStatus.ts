@@ -2,8 +2,8 @@
  * What `call` shows on stderr while a call runs: the state of a task the server made of it (its status and the
  * server's progress message) and the call's progress notifications. On a terminal, one spinner line redrawn in
  * place, erased whenever a dialog takes the terminal (it never draws inside the approval prompt) and before any other
- * line is written; piped or redirected, plain lines, one per change (progress at most one a second). Everything the
- * server said passes through `terminalSafe` first.
+ * line is written; piped or redirected, plain lines, one per change (for the same progress message with new counts, at
+ * most one a second). Everything the server said passes through `terminalSafe` first.
  */
 import { Writable } from 'node:stream';
 
@@ -63,6 +63,10 @@ export function describeTask(task: TaskState): string {
 export function describeCallProgress(progress: ProgressState): string {
   const count = progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
   return progress.message === undefined ? `progress ${count}` : `${progress.message} (${count})`;
+}
+
+function sameCounts(a: ProgressState, b: ProgressState | undefined): boolean {
+  return b !== undefined && a.progress === b.progress && a.total === b.total;
 }
 
 /** At most `width` code points, the last one an ellipsis when cut. */
@@ -148,7 +152,7 @@ function plainStatus(options: CallStatusOptions): CallStatus {
   const { logger } = options;
   const now = options.now ?? Date.now;
   let lastTask = '';
-  let lastProgress = '';
+  let lastProgress: ProgressState | undefined;
   let lastProgressAt = Number.NEGATIVE_INFINITY;
   return {
     task(task) {
@@ -158,12 +162,13 @@ function plainStatus(options: CallStatusOptions): CallStatus {
       lastTask = line;
     },
     progress(progress) {
-      const line = terminalSafe(describeCallProgress(progress), MAX_TEXT_CHARS);
+      // A new message is always written; the same message with new counts, at most once a second.
       const at = now();
-      if (line === lastProgress || at - lastProgressAt < PLAIN_PROGRESS_MS) return;
-      lastProgress = line;
+      const counted = lastProgress !== undefined && progress.message === lastProgress.message;
+      if (counted && (at - lastProgressAt < PLAIN_PROGRESS_MS || sameCounts(progress, lastProgress))) return;
+      lastProgress = progress;
       lastProgressAt = at;
-      logger.info(line);
+      logger.info(terminalSafe(describeCallProgress(progress), MAX_TEXT_CHARS));
     },
     clear: () => undefined,
     around: (inner) => inner,
