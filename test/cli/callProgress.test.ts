@@ -20,7 +20,10 @@ import { chatCompletion, startFakeProvider, type FakeProvider } from '../models/
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = 'test/fixtures/host/progressTaskServer.mjs';
 const QUESTION = 'Let this server use your model for this round?';
+// eslint-disable-next-line no-control-regex -- the test looks for the terminal's erase sequence
 const SPINNER = /\r\u001b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /g;
+// eslint-disable-next-line no-control-regex -- the test looks for control characters
+const CONTROLS = /[\r\u001b]/;
 
 let provider: FakeProvider;
 let dir: string;
@@ -65,7 +68,7 @@ describe('call: progress on a terminal', () => {
     // A redraw of the same line: the spinner turns, in place.
     await pty.waitFor('task working: step one RED', 30_000);
     const first = pty.raw();
-    expect(first).toMatch(/\r\u001b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] task working: step one RED \(\d+ s\)/);
+    expect(first).toMatch(new RegExp(`${SPINNER.source}task working: step one RED \\(\\d+ s\\)`));
     // The server's escape reached no terminal: its text was made safe first.
     expect(first).not.toContain('\u001b[31m');
 
@@ -127,7 +130,8 @@ describe('call: progress when stderr is not a terminal', () => {
     expect(lines).toContain('mcp-model-input: task working: step two');
     expect(lines.some((line) => line.startsWith('mcp-model-input: task input_required'))).toBe(true);
     // No spinner, no carriage return, no escape: lines a log keeps.
-    expect(run.stderr).not.toMatch(/[\r\u001b⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    expect(run.stderr).not.toMatch(CONTROLS);
+    expect(run.stderr).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   });
 
   it('writes the progress notifications of a call made without tasks', async () => {
@@ -143,6 +147,6 @@ describe('call: progress when stderr is not a terminal', () => {
     expect(lines).toContain('mcp-model-input: step one RED (1/2)');
     expect(lines).toContain('mcp-model-input: step two (2/2)');
     expect(run.stderr).not.toContain('task working');
-    expect(run.stderr).not.toMatch(/[\r\u001b]/);
+    expect(run.stderr).not.toMatch(CONTROLS);
   });
 });
