@@ -2,8 +2,8 @@
  * Who listens for which task's status (SEP-2663 `notifications/tasks`, opened with `subscriptions/listen`). A watch
  * covers only tasks its principal owns — another principal's id, like an unknown one, is left out of the
  * acknowledgement and never heard of again. It delivers the task as `tasks/get` would answer it: once when the watch
- * starts, then at each change of status; it ends once every task it covers has finished (or expired). Watches are
- * bounded per principal and in all.
+ * starts, then at each change of status; it ends once every task it covers has finished, or when the last of them
+ * expires. Watches are bounded per principal and in all.
  */
 import { isTerminal, taskView, type TaskRecord } from './taskRecord.js';
 import type { TaskEventBus } from './taskEvents.js';
@@ -50,7 +50,12 @@ interface Watcher {
   /** Per covered task, the last record delivered (undefined: nothing yet). */
   last: Map<string, TaskRecord | undefined>;
   closed: boolean;
+  /** Ends the watch when the last covered task expires (an expiry is no status change: nothing else tells it). */
+  expiry?: ReturnType<typeof setTimeout>;
 }
+
+/** setTimeout's longest delay. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export function createTaskWatchers(
   store: TaskStore,
@@ -65,6 +70,7 @@ export function createTaskWatchers(
   const release = (watcher: Watcher): void => {
     if (watcher.closed) return;
     watcher.closed = true;
+    clearTimeout(watcher.expiry);
     for (const taskId of watcher.last.keys()) {
       const set = byTask.get(taskId);
       set?.delete(watcher);
@@ -140,6 +146,21 @@ export function createTaskWatchers(
         throw error;
       }
       const covered = asked.filter((_, index) => records[index]?.owner === owner);
+      const expiresAt = Math.max(
+        0,
+        ...records.flatMap((record) => (record?.owner === owner ? [record.createdAtMs + record.ttlMs] : [])),
+      );
+      if (covered.length > 0) {
+        watcher.expiry = setTimeout(
+          () => {
+            if (watcher.closed) return;
+            release(watcher);
+            listener.end();
+          },
+          Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())),
+        );
+        watcher.expiry.unref();
+      }
       // Registered before the current state goes out: a change from now on is heard.
       for (const taskId of covered) {
         watcher.last.set(taskId, undefined);
