@@ -313,8 +313,6 @@ Options:
 
 Ctrl-C in a question stops the call (the rest of the round is not asked).
 A stdio server runs in a session of its own: it cannot open your terminal (/dev/tty).
-While the call runs, stderr shows its task status and the server's progress messages: one line
-redrawn in place on a terminal (erased before a dialog), plain lines otherwise.
 
 Exit status: 0 success, 1 the tool answered with an error result, 2 bad usage or configuration,
 3 denied (the approval said no), 4 stopped by a host policy (capability, validation, input
