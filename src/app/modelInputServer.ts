@@ -31,6 +31,7 @@ import { principalFromAuthInfo } from '../server/principals.js';
 import type { KeyRing, StateCodec } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { createHttpFront, type HttpFront, type HttpFrontOptions } from '../transports/http.js';
+import type { TaskListenSource } from '../transports/taskListen.js';
 import { serveStdioFront, type StdioFrontOptions } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
 import type { ExploreBounds } from '../flows/summarizeRepo/explore/bounds.js';
@@ -102,6 +103,8 @@ export interface ModelInputServer {
   readonly kit: ModelKit;
   /** The served tools' names, sorted. */
   readonly tools: readonly string[];
+  /** Task listeners for the HTTP front (`notifications/tasks`), when tasks are served. */
+  readonly taskListen?: TaskListenSource;
 }
 
 export function createModelInputServer(options: ModelInputServerOptions): ModelInputServer {
@@ -142,7 +145,19 @@ export function createModelInputServer(options: ModelInputServerOptions): ModelI
     ...(options.limits !== undefined && { limits: options.limits, admitCalls: options.admitCalls === true }),
     ...(options.modelPreferences !== undefined && { modelPreferences: options.modelPreferences }),
   });
-  return { factory, era, admission, kit, tools: tools.map((tool) => tool.name).sort() };
+  const taskListen: TaskListenSource | undefined = options.tasks && {
+    watchers: options.tasks.watchers,
+    principal: (authInfo) => principalFromAuthInfo(authInfo, options.defaultPrincipal),
+    serverInfo: { name: SERVER_NAME, version: VERSION },
+  };
+  return {
+    factory,
+    era,
+    admission,
+    kit,
+    tools: tools.map((tool) => tool.name).sort(),
+    ...(taskListen !== undefined && { taskListen }),
+  };
 }
 
 function shippedTool(name: string, options: ModelInputServerOptions, kit: ModelKit): AnyToolDefinition {
@@ -211,6 +226,7 @@ export function createModelInputHttpFront(
     factory: server.factory,
     admission: server.admission,
     ...(server.era !== undefined && { sessions: server.era.http }),
+    ...(server.taskListen !== undefined && { taskListen: server.taskListen }),
   });
 }
 

@@ -1,9 +1,11 @@
 /**
  * The tasks extension's service for a served root: tasks in this process with `--store memory:` (the default),
- * or kept in Redis and run on BullMQ across the fleet with `--store redis://…` (docs/tasks.md).
+ * or kept in Redis, run on BullMQ and their status changes told over Redis pub/sub across the fleet with
+ * `--store redis://…` (docs/tasks.md).
  */
 import type { Logger } from '../logger.js';
 import { createBullmqTaskQueue } from '../server/tasks/bullmqTaskQueue.js';
+import { createRedisTaskEvents } from '../server/tasks/redisTaskEvents.js';
 import { createRedisTaskStore } from '../server/tasks/redisTaskStore.js';
 import { createLocalTaskQueue } from '../server/tasks/taskQueue.js';
 import { createTaskService, type TaskService } from '../server/tasks/taskService.js';
@@ -26,6 +28,8 @@ export function openTaskService(settings: TaskServiceSettings): TaskService {
   return createTaskService({
     store: shared ? createRedisTaskStore({ url: settings.storeUrl as string, caps }) : createMemoryTaskStore(caps),
     queue: shared ? createBullmqTaskQueue({ url: settings.storeUrl as string }) : createLocalTaskQueue(),
+    // Status changes reach listeners on every instance of a fleet (notifications/tasks).
+    ...(shared && { bus: createRedisTaskEvents({ url: settings.storeUrl as string }) }),
     logger: settings.logger,
     ...(settings.ttlSeconds !== undefined && { ttlMs: settings.ttlSeconds * 1000 }),
   });

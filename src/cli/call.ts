@@ -27,6 +27,7 @@ import { createTerminalGate, type TerminalGate } from '../host/terminalGate.js';
 import { readInputFile } from '../plan/readInput.js';
 import { terminalSafe, terminalSafeJson } from '../protocol/sanitize.js';
 import { parseCommandArgs, parseInteger } from './args.js';
+import { beforeEachWrite, createCallStatus } from './callStatus.js';
 import { HOST_TARGET_OPTIONS, hostTargetFromFlags, withServerStderr } from './hostTarget.js';
 import { CUT_MARKER, depthLimited, MAX_PRINT_DEPTH } from './jsonDepth.js';
 import { CALL_USAGE } from './usage.js';
@@ -218,7 +219,13 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
     ...(values['no-tasks'] === true && { tasks: false }),
     ...(values.trace === true && { trace: (line: string) => io.stderr.write(`trace ${line}\n`) }),
   });
-  const serverStderr = withServerStderr('call', target, values['server-stderr'], { output: io.stderr, terminal });
+  // The task's state and the call's progress: a spinner line on a terminal, plain lines otherwise (callStatus.ts).
+  const status = createCallStatus({ stream: io.stderr, terminal, logger });
+  const said = status.around(logger);
+  const serverStderr = withServerStderr('call', target, values['server-stderr'], {
+    output: beforeEachWrite(io.stderr, () => status.clear()),
+    terminal,
+  });
   const onInterrupt = (): void => {
     process.off('SIGINT', onInterrupt);
     interrupt.abort();
@@ -227,18 +234,15 @@ export async function runCall(argv: readonly string[], io: CliIo): Promise<numbe
   try {
     const connection = await host.connect(target);
     try {
-      let lastStatus = '';
-      const outcome = await connection.callTool(tool, args, {
-        signal: interrupt.signal,
-        onRound: (round, keys) =>
-          logger.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
-        onTask: (task) => {
-          // One line per change: a task polled every second says nothing new most of the time.
-          const line = `task ${task.status}${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`;
-          if (line !== lastStatus) logger.info(terminalSafe(line, MAX_LINE_CHARS));
-          lastStatus = line;
-        },
-      });
+      const outcome = await connection
+        .callTool(tool, args, {
+          signal: interrupt.signal,
+          onRound: (round, keys) =>
+            said.info(terminalSafe(`round ${round}: answered ${keys.join(', ')}`, MAX_LINE_CHARS)),
+          onTask: (task) => status.task(task),
+          onProgress: (progress) => status.progress(progress),
+        })
+        .finally(() => status.done());
       if (outcome.declined !== undefined) {
         const how =
           outcome.declined.how === 'retried_without_sampling'

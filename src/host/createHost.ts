@@ -118,6 +118,8 @@ export interface HostCallOptions {
   onRound?: (round: number, keys: string[]) => void;
   /** Called with each state of a task the server made of the call (status and its message). */
   onTask?: (task: { status: string; statusMessage?: string }) => void;
+  /** Called with each progress notification of the call (the request then carries a `progressToken`). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface HostCallResult {
@@ -410,6 +412,7 @@ export function createHost(options: HostOptions = {}): Host {
             ...(legDefinition !== undefined && { toolDefinition: legDefinition }),
             ...timeout,
             ...(call.signal !== undefined && { signal: call.signal }),
+            ...(call.onProgress !== undefined && { onprogress: call.onProgress }),
           });
         } catch (error) {
           const reason = lostInTransit(error);
@@ -506,6 +509,7 @@ export function createHost(options: HostOptions = {}): Host {
             {
               ...timeout,
               ...(call.signal !== undefined && { signal: call.signal }),
+              ...(call.onProgress !== undefined && { onprogress: call.onProgress }),
             },
           )
           .catch((error: unknown) => {

@@ -7,6 +7,8 @@ export interface TerminalGate {
   /** Takes the terminal; the returned function gives it back (once). Holds nest. */
   hold(): () => void;
   isHeld(): boolean;
+  /** Called each time the terminal is taken while free, before the holder draws; returns an unsubscribe. */
+  onHold(listener: () => void): () => void;
   /** Called each time the last hold is given back; returns an unsubscribe. */
   onRelease(listener: () => void): () => void;
 }
@@ -14,8 +16,10 @@ export interface TerminalGate {
 export function createTerminalGate(): TerminalGate {
   let holds = 0;
   const listeners = new Set<() => void>();
+  const holdListeners = new Set<() => void>();
   return {
     hold() {
+      if (holds === 0) for (const listener of [...holdListeners]) listener();
       holds++;
       let released = false;
       return () => {
@@ -26,6 +30,10 @@ export function createTerminalGate(): TerminalGate {
       };
     },
     isHeld: () => holds > 0,
+    onHold(listener) {
+      holdListeners.add(listener);
+      return () => holdListeners.delete(listener);
+    },
     onRelease(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

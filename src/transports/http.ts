@@ -28,6 +28,7 @@ import type { PrincipalLimits } from '../server/principalLimits.js';
 import { isStoreUnavailableError } from '../state/stores/index.js';
 import { createBodyBudget, FREE_CHUNKS, MIN_AVERAGE_CHUNK_BYTES, readBodyCapped, type BodyBudget } from './body.js';
 import { createOperations, type ReadinessCheck } from './operations.js';
+import { createTaskListen, type TaskListenSource } from './taskListen.js';
 import { namesModernRevision } from '../protocol/revisions.js';
 
 export const DEFAULT_ENDPOINT = '/mcp';
@@ -67,6 +68,8 @@ export interface HttpFrontOptions {
   metrics?: ServerMetrics;
   /** What `GET /readyz` checks besides draining (e.g. `keys`, `store`). */
   readiness?: Readonly<Record<string, ReadinessCheck>>;
+  /** The tasks extension's listeners: `subscriptions/listen` naming task ids streams `notifications/tasks`. */
+  taskListen?: TaskListenSource;
 }
 
 export interface HttpFront {
@@ -183,6 +186,7 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     onerror: (error) => options.logger.warn(`http: ${error.message}`, 'http_rejected'),
   });
   const operations = createOperations(options.readiness);
+  const taskListen = options.taskListen === undefined ? undefined : createTaskListen(options.taskListen);
   if (legacy !== undefined) options.metrics?.watchLegacySessions(() => legacy.sessions);
 
   /**
@@ -301,6 +305,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
       if (rejection !== undefined) {
         return jsonRpcError(400, rejection.code, rejection.message, message.id, rejection.data);
       }
+      if (taskListen !== undefined && message.method === 'subscriptions/listen') {
+        const listening = await taskListen.serve(
+          { ...message, method: message.method, id: message.id },
+          request,
+          authInfo,
+        );
+        if (listening !== undefined) return listening;
+      }
       const admission = message.method === 'tools/call' ? options.admission : undefined;
       const refusal = admission?.check(owner || ANONYMOUS);
       if (refusal !== undefined) return busy(refusal, message.id);
@@ -382,9 +394,14 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
 
   return {
     fetch: (request) => operations.track(() => answer(request)),
-    drain: () => operations.drain(),
+    drain: () => {
+      operations.drain();
+      // Open task listeners end with their listen result: the client polls, or listens again elsewhere.
+      taskListen?.closeAll();
+    },
     idle: () => operations.idle(),
     close: async () => {
+      taskListen?.closeAll();
       await legacy?.close();
       await sdk.close();
     },

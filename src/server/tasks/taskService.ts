@@ -19,8 +19,10 @@ import {
 import type { Logger } from '../../logger.js';
 import { describeInternalError } from '../internalErrors.js';
 import { isTerminal, taskInputKeys, taskView, type TaskError, type TaskRecord, type TaskStatus } from './taskRecord.js';
+import { createLocalTaskEvents, type TaskEventBus } from './taskEvents.js';
 import type { TaskQueue } from './taskQueue.js';
 import type { TaskStore } from './taskStore.js';
+import { createTaskWatchers, type TaskWatchers, type TaskWatchLimits } from './taskWatchers.js';
 
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
@@ -48,6 +50,9 @@ export interface TaskServiceOptions {
   ttlMs?: number;
   pollIntervalMs?: number;
   events?: TaskEvents;
+  /** Where status changes are told (`notifications/tasks`): this process by default, Redis pub/sub on a fleet. */
+  bus?: TaskEventBus;
+  watchLimits?: TaskWatchLimits;
   now?: () => number;
 }
 
@@ -68,6 +73,8 @@ export interface TaskService {
   get(owner: string, taskId: string): Promise<Record<string, unknown>>;
   update(owner: string, taskId: string, inputResponses: Record<string, unknown>): Promise<void>;
   cancel(owner: string, taskId: string): Promise<void>;
+  /** Listeners for status changes of tasks a principal owns (`subscriptions/listen`, taskWatchers.ts). */
+  readonly watchers: TaskWatchers;
   /** Starts running queued tasks with `execute`. */
   start(execute: TaskExecutor): void;
   counts(): Promise<Record<TaskStatus, number>>;
@@ -104,7 +111,13 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     if (record === undefined || record.owner !== owner) throw notFound(String(taskId));
     return record;
   };
-  const reached = (status: TaskStatus): void => options.events?.taskStatus?.(status);
+  const bus = options.bus ?? createLocalTaskEvents();
+  const watchers = createTaskWatchers(store, bus, options.watchLimits);
+  /** The task's status changed: metrics, and whoever listens for it. */
+  const reached = (taskId: string, status: TaskStatus): void => {
+    options.events?.taskStatus?.(status);
+    bus.publish(taskId);
+  };
   const settle = (record: TaskRecord, status: TaskStatus, fields: Partial<TaskRecord>): TaskRecord => {
     const next: TaskRecord = { ...record, ...fields, status, lastUpdatedAtMs: now() };
     if (status !== 'input_required') {
@@ -202,7 +215,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       else next.requestState = requestState;
       return next;
     });
-    if (done?.changed === true) reached(done.record.status);
+    if (done?.changed === true) reached(taskId, done.record.status);
     if (requeue !== undefined) await queue.enqueue(taskId, requeue);
   }
 
@@ -212,7 +225,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         ? undefined
         : settle(current, 'cancelled', { statusMessage: 'Cancelled by the client' }),
     );
-    if (done?.changed === true) reached('cancelled');
+    if (done?.changed === true) reached(taskId, 'cancelled');
   }
 
   return {
@@ -238,7 +251,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         logger.info(`tasks: ${task.owner} holds its cap of unfinished tasks; ${task.tool} runs as an ordinary call`);
         return undefined;
       }
-      reached('working');
+      reached(record.taskId, 'working');
       await queue.enqueue(record.taskId, `${record.taskId}.r0`);
       return { resultType: 'task', ...taskView(record) };
     },
@@ -281,7 +294,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         return next;
       });
       if (ready) {
-        reached('working');
+        reached(taskId, 'working');
         await queue.enqueue(taskId, `${taskId}.r${round}`);
       }
     },
@@ -308,10 +321,12 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         }
       });
     },
+    watchers,
     counts: () => store.counts(),
     async close() {
       for (const controller of running.values()) controller.abort();
       await queue.close();
+      await bus.close();
       await store.close();
     },
   };

@@ -60,9 +60,13 @@ afterAll(async () => {
 
 let nextId = 1;
 async function rpc(port: number, method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+  return (await (await open(port, method, params)).json()) as Record<string, any>;
+}
+
+async function open(port: number, method: string, params: Record<string, unknown>): Promise<Response> {
   const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta(CAPS) } };
   const name = (params['taskId'] ?? params['name']) as string | undefined;
-  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+  return fetch(`http://127.0.0.1:${port}/mcp`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -73,7 +77,6 @@ async function rpc(port: number, method: string, params: Record<string, unknown>
     },
     body: JSON.stringify(body),
   });
-  return (await response.json()) as Record<string, any>;
 }
 
 async function waitForStatus(port: number, taskId: string, status: string): Promise<Record<string, any>> {
@@ -103,6 +106,40 @@ describe.skipIf(skip)('tasks across a fleet on Redis', () => {
       await rpc(b.port, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
       const done = await waitForStatus(a.port, created.taskId, 'completed');
       expect(done.result.content[0].text).toBe('answered: forty-two');
+    } finally {
+      await a.kill();
+      await b.kill();
+    }
+  });
+
+  it('tells a client listening on one instance of each status change, wherever the task runs (Redis pub/sub)', async () => {
+    const a = await startInstance();
+    const b = await startInstance();
+    try {
+      const created = (await rpc(a.port, 'tools/call', { name: 'ask_once', arguments: { topic: 'z' } }))['result'];
+      await waitForStatus(a.port, created.taskId, 'input_required');
+      const listening = await open(b.port, 'subscriptions/listen', { notifications: { taskIds: [created.taskId] } });
+      const stream = listening.body?.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      const until = async (needle: string): Promise<void> => {
+        while (!text.includes(needle)) {
+          const chunk = await stream?.read();
+          if (chunk === undefined || chunk.done) throw new Error(`the stream ended before ${needle}: ${text}`);
+          text += chunk.value;
+        }
+      };
+      await until('"status":"input_required"');
+      // Answered through A; the run may be taken by either instance: B hears of it over Redis.
+      await rpc(a.port, 'tasks/update', { taskId: created.taskId, inputResponses: { q1: answer } });
+      await until('"resultType":"complete"');
+      const messages = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, any>);
+      const statuses = messages.filter((m) => m['method'] === 'notifications/tasks').map((m) => m['params'].status);
+      // `working` comes between unless the run finished before B read the task: each change is read when heard.
+      expect(statuses.filter((status) => status !== 'working')).toEqual(['input_required', 'completed']);
+      expect(messages.at(-2)?.['params'].result.content[0].text).toBe('answered: forty-two');
     } finally {
       await a.kill();
       await b.kill();
