@@ -1,7 +1,7 @@
 /** Small helpers over `node:util` parseArgs: one-line usage errors, validated numbers and paths. */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig, type ParseArgsOptionsConfig } from 'node:util';
 
 import { ModelInputError } from '../errors.js';
 
@@ -11,12 +11,19 @@ import { ModelInputError } from '../errors.js';
  */
 export const PARSED_FLAG_TABLES = new Map<string, readonly string[]>();
 
+/**
+ * Each command's option table as its parser last saw it (names, types, `multiple`, short letters): the docs' code
+ * block test (test/docs/codeBlocks.test.ts) parses the commands the docs show with it, without running them.
+ */
+export const PARSED_OPTION_TABLES = new Map<string, Readonly<ParseArgsOptionsConfig>>();
+
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   argv: readonly string[],
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   PARSED_FLAG_TABLES.set(command, Object.keys(options));
+  PARSED_OPTION_TABLES.set(command, options);
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
