@@ -56,7 +56,7 @@ describe('host configuration snippets', () => {
     if (server.type !== undefined) expect(server.type).toBe('stdio');
     const args = server.args
       .slice(2)
-      .map((arg) => (arg === '${workspaceFolder}' || arg === '/path/to/your/repo' ? repo.root : arg));
+      .map((arg) => (arg === '${workspaceFolder}' || arg === '/path/to/repo' ? repo.root : arg));
     const mcp = client();
     expect(args.slice(0, 2)).toEqual(['serve', '--stdio']);
     await mcp.connect(
