@@ -1,7 +1,7 @@
 /** Small helpers over `node:util` parseArgs: one-line usage errors, validated numbers and paths. */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { ModelInputError } from '../errors.js';
 
@@ -15,7 +15,20 @@ export const PARSED_FLAG_TABLES = new Map<string, readonly string[]>();
  * Each command's option table as its parser last saw it (names, types, `multiple`, short letters): the docs' code
  * block test (test/docs/codeBlocks.test.ts) parses the commands the docs show with it, without running them.
  */
-export const PARSED_OPTION_TABLES = new Map<string, Readonly<ParseArgsOptionsConfig>>();
+export const PARSED_OPTION_TABLES = new Map<string, OptionTable>();
+
+/** A command's options as `parseArgs` takes them (node:util's own type for this is not exported). */
+export type OptionTable = Readonly<
+  Record<
+    string,
+    {
+      type: 'string' | 'boolean';
+      multiple?: boolean;
+      short?: string;
+      default?: string | boolean | string[] | boolean[];
+    }
+  >
+>;
 
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,

@@ -15,13 +15,12 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ParseArgsOptionsConfig } from 'node:util';
 import { promisify } from 'node:util';
 
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { PARSED_OPTION_TABLES, parseCommandArgs } from '../../src/cli/args.js';
+import { PARSED_OPTION_TABLES, parseCommandArgs, type OptionTable } from '../../src/cli/args.js';
 import { runCli } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { ROOT, fencedBlocks, markdownFiles, readDoc, type FencedBlock } from './markdown.js';
@@ -81,6 +80,49 @@ describe('code blocks in README.md and docs/', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the sh checks', () => {
+  async function problems(code: string): Promise<string[]> {
+    const parsed = parseShellBlock(code);
+    const env: Record<string, string> = {};
+    const found = [...parsed.problems];
+    for (const command of parsed.commands) found.push(...(await checkCommand(command, env)));
+    return found;
+  }
+
+  it('refuse what a user could not type as written', { timeout: 60_000 }, async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['mcp-model-input summarize . --no-such-flag', /Unknown option '--no-such-flag'/],
+      ['mcp-model-input serve --stdio --model', /--model.*argument missing/],
+      ['mcp-model-input summarize . --mode nope', /^exit 2: .*--mode/],
+      ['mcp-model-input call summarize_repo --stdio "mcp-model-input serve --nope"', /^in --stdio: .*'--nope'/],
+      ['mcp-model-input frobnicate', /unknown command 'frobnicate'/],
+      ['npm run no-such-script', /no script 'no-such-script'/],
+      ['npx tsx examples/no-such-example.ts', /no file examples\/no-such-example\.ts/],
+      ['tsx examples/host.ts', /npx tsx/],
+      ['$ npm test', /a prompt/],
+      ['for f in a b; do echo $f; done', /shell control \('for'\)/],
+    ];
+    for (const [bad, why] of cases) {
+      const found = await problems(bad);
+      expect(found.join('\n'), bad).toMatch(why);
+    }
+  });
+
+  it('accept the forms the docs use', { timeout: 60_000 }, async () => {
+    for (const good of [
+      'mcp-model-input --help',
+      'node /path/to/mcp-model-input/dist/cli.js serve --stdio --root /path/to/repo --model host,builtin',
+      'npx -y mcp-model-input plan --schema > workflow.json',
+      'export OPENAI_API_KEY=sk-test\nmcp-model-input serve --http 127.0.0.1:3000 --model openai:gpt-test # a comment',
+      'npm install && npm run summarize -- --help',
+      'npx tsx examples/host.ts /path/to/repo',
+      'curl -s http://127.0.0.1:3000/healthz',
+    ]) {
+      expect(await problems(good), good).toEqual([]);
+    }
   });
 });
 
@@ -215,10 +257,10 @@ function cliArguments(words: string[]): string[] | undefined {
   return undefined;
 }
 
-const tables = new Map<string, ParseArgsOptionsConfig | undefined>();
+const tables = new Map<string, OptionTable | undefined>();
 
 /** The command's option table, as its parser records it when refusing a flag no table has; null: no such command. */
-async function optionTable(name: string): Promise<ParseArgsOptionsConfig | undefined | null> {
+async function optionTable(name: string): Promise<OptionTable | undefined | null> {
   if (!tables.has(name)) {
     const refused = await runCli([name, '--no-such-flag-in-any-table']);
     if (/unknown command/.test(refused.stderr)) return null;
