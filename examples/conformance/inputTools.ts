@@ -1,7 +1,10 @@
 /**
  * The suite's multi-round tools, on the project's MRTR machinery (src/flows/inputRounds.ts: the
  * sealed, bound request state, per-request capability checks, the round cap) — the same code the
- * summarize_repo engine runs on.
+ * summarize_repo engine runs on. Three of them (test_input_required_result_elicitation, _sampling and
+ * _list_roots) use the ephemeral form (`askWithoutState`: `input_required` without `requestState`), because the
+ * suite calls them with `inputResponses` and no state, as the spec's examples for them do; every other
+ * multi-round tool and the prompt use sealed, bound state.
  */
 import { inputRequired, type CallToolResult, type InputRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -21,7 +24,7 @@ import type { AnyToolDefinition, RoundOptions, RoundRequest } from '../../src/en
 const noArgs = z.object({});
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
-const elicit = (message: string, property: string, type = 'string'): InputRequest =>
+export const elicit = (message: string, property: string, type = 'string'): InputRequest =>
   inputRequired.elicit({
     message,
     requestedSchema: { type: 'object', properties: { [property]: { type } }, required: [property] },
@@ -42,13 +45,13 @@ function describeResponse(request: InputRequest, key: string, raw: unknown): str
 }
 
 type Phase = { step: number; answers: Record<string, string> };
-type Stage = { requests: (request: RoundRequest) => Record<string, InputRequest> };
+export type Stage = { requests: (request: RoundRequest) => Record<string, InputRequest> };
 
 /**
  * A tool that asks for input in stages (one round each), re-asks for what a retry left out, and
  * completes with `finish` once every stage is answered.
  */
-function stagedTool(
+export function stagedTool(
   name: string,
   options: RoundOptions,
   stages: Stage[],

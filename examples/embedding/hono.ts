@@ -23,7 +23,7 @@ export function createApp(options: { root: string; tokens: Map<string, string>; 
   const server = createModelInputServer({
     root: options.root,
     models: parseModelSpec('host,builtin'),
-    // One process here; a fleet shares keys (MCP_MODEL_INPUT_STATE_KEYS, see docs/request-state.md).
+    // One process here; a fleet shares keys (MCP_MODEL_INPUT_STATE_KEYS, see docs/security.md).
     keyRing: createEphemeralKeyRing(),
     logger,
     defaultPrincipal: 'anonymous',

@@ -80,8 +80,9 @@ Options:
                              token get 401
   --allow-remote             HTTP only: allow a non-loopback HOST without --tokens-file
   --allow-host NAME[:PORT]   HTTP only, repeatable: also accept this Host header (DNS-rebinding allow-list;
-                             loopback names are accepted on loopback binds, and this machine's names and
-                             addresses on 0.0.0.0 / ::)
+                             a NAME without PORT is accepted bare, as a client of a TLS proxy on 443 sends
+                             it, and on serve's port; loopback names are accepted on loopback binds, and
+                             this machine's names and addresses on 0.0.0.0 / ::)
   --max-body BYTES           HTTP only: largest accepted request body, 1024-67108864 (default: 1048576)
   --max-body-in-flight BYTES HTTP only: request-body bytes buffered by all requests at once,
                              65536-17179869184; beyond it 503 with Retry-After (default: 67108864)

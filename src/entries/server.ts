@@ -154,3 +154,8 @@ export type { KeyRing, StateBinding, StateCodec, StateKey, StateRejectReason } f
 export { openRepository } from '../repo/index.js';
 export type { RepoFile, RepoListing, Repository, SkippedClass, SkipReason } from '../repo/index.js';
 export { rankFiles, scoreFile } from '../repo/rank.js';
+
+// The tasks extension (docs/tasks.md): a task service to pass as `createServerFactory({ tasks })`.
+export { openTaskService } from '../app/taskService.js';
+export type { TaskServiceSettings } from '../app/taskService.js';
+export type { TaskService } from '../server/tasks/taskService.js';

@@ -6,7 +6,7 @@
  * demos), or a provider — `openai:MODEL`,
  * `anthropic:MODEL` — built by the same adapter module the server's own providers use. TIER
  * (`cheap`, `strong`, `balanced`; default `balanced`) gives the attributes the model policy weighs
- * against a request's priorities (docs/host-policies.md); hints match the model ids.
+ * against a request's priorities (docs/host.md); hints match the model ids.
  */
 import { readFile } from 'node:fs/promises';
 

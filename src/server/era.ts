@@ -3,7 +3,7 @@
  * `Server` per serving unit, a stateless HTTP front, a gated stdio front. The legacy 2025-11-25
  * adapter (src/legacy/) fills these interfaces, and app/ passes it in; removing that era is deleting
  * its folder and its wiring in app/modelInputServer.ts (and its re-exports in entries/server.ts, the only
- * other file that may import it): docs/legacy.md, "Removal plan".
+ * other file that may import it): the removal plan is in src/legacy/index.ts.
  */
 import type {
   AuthInfo,

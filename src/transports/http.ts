@@ -441,7 +441,7 @@ function hostName(address: string): string {
 /**
  * The Host values a server bound to `host:port` answers to. Loopback binds accept the loopback
  * names; wildcard binds (0.0.0.0, ::) also accept this machine's host name and interface
- * addresses; `extra` names (`--allow-host`) are added as given, with the port when they have none.
+ * addresses; `extra` names (`--allow-host`) are added as given; one without a port is added bare and on `port`.
  */
 export function defaultAllowedHosts(
   host: string,
@@ -456,7 +456,8 @@ export function defaultAllowedHosts(
   const names = LOOPBACK_NAMES.includes(bound) || host === '::1' ? [...LOOPBACK_NAMES] : [bound];
   if (WILDCARD_HOSTS.has(host)) names.push(...LOOPBACK_NAMES, machine.hostname, ...machine.addresses.map(hostName));
   const withPort = [...new Set(names)].flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]);
-  const given = extra.map((name) => (/:\d+$/.test(name) ? name : `${name}:${port}`));
+  // A name without a port is accepted bare too: behind a TLS proxy a client on 443 (or 80) sends no port.
+  const given = extra.flatMap((name) => (/:\d+$/.test(name) ? [name] : [name, `${name}:${port}`]));
   return [...new Set([...withPort, ...given])];
 }
 

@@ -1,6 +1,6 @@
 /**
  * A raw JSON-RPC MCP server for the audit tests: correct by default (two tools; `echo_upper` runs two
- * HMAC-sealed MRTR rounds), with faults that each break one rule (a few break two, see docs/audit.md).
+ * HMAC-sealed MRTR rounds), with faults that each break one rule (a few break two: brokenServers.test.ts lists them).
  * `enum_argument` and `strict_arguments` are not faults but argument validation the audit must cope
  * with. Served in-process over HTTP (`stubFetch`) and as a real process on stdio (stubStdio.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * The examples run: the short server and host (a real process each, as a user would start them), and
- * the server mounted in an existing Hono app (in-process) and in a Node `http` server (a real socket),
- * each behind bearer-token principals.
+ * The examples run: the short host (a real process, as a user would start it; it starts the built CLI with
+ * `--model host`), the short server (a real process the host runtime starts), and the server mounted in an
+ * existing Hono app (in-process) and in a Node `http` server (a real socket), each behind bearer-token principals.
  */
 import { execFile } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
@@ -12,11 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createApp } from '../../examples/embedding/hono.js';
 import { createAppServer } from '../../examples/embedding/nodeHttp.js';
+import { createApprover, createHost, parseApprovalMode, parseHostModelSpec } from '../../src/entries/host.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { meta } from '../helpers/rawChannel.js';
 
 const run = promisify(execFile);
 const HOST_EXAMPLE = join(process.cwd(), 'examples', 'host.ts'); // vitest runs from the repository root
+const SERVER_EXAMPLE = join(process.cwd(), 'examples', 'server.ts');
 let repo: FixtureRepo;
 beforeAll(async () => {
   repo = await makeSampleRepo();
@@ -56,11 +58,42 @@ async function freePort(): Promise<number> {
 }
 
 describe('examples', () => {
-  it('host.ts starts server.ts on stdio and answers its model input with the built-in model', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', HOST_EXAMPLE, repo.root], { timeout: 60_000 });
+  it("host.ts serves --model host on stdio, answers its two rounds with the host's model, and exits", async () => {
+    // execFile resolves only when the process has exited: a host that never closes its connection fails here.
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', HOST_EXAMPLE, repo.root], {
+      timeout: 110_000,
+    });
     expect(stdout).toContain('README.md');
-    expect(stdout).toMatch(/\(2 rounds of model input, answered by the host\)/);
-  });
+    expect(stdout).toMatch(/\(2 rounds answered by the host's model, \d+ tokens\)/);
+    // The server has no model of its own: every answer is the host's, and the audit log says so.
+    const audit = stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { key: string; decision: string; model?: string });
+    expect(audit.filter((entry) => entry.decision === 'fulfilled').map((entry) => [entry.key, entry.model])).toEqual([
+      ['pick_files', 'builtin'],
+      ['summary', 'builtin'],
+    ]);
+  }, 120_000); // two processes (tsx, then the server it starts): slow on a busy machine
+
+  it("server.ts serves summarize_repo on stdio; with sampling declared, its steps ask the host's model", async () => {
+    const host = createHost({
+      models: await parseHostModelSpec('builtin'),
+      approver: await createApprover(parseApprovalMode('auto')),
+    });
+    const connection = await host.connect({
+      kind: 'stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', SERVER_EXAMPLE, repo.root],
+    });
+    try {
+      const { result, rounds } = await connection.callTool('summarize_repo', { maxFiles: 3 });
+      expect(JSON.stringify(result.content)).toContain('README.md');
+      expect(rounds).toBe(2);
+    } finally {
+      await connection.close();
+    }
+  }, 120_000);
 
   it('embedding/hono.ts: the server answers on /mcp of a Hono app, for known bearer tokens only', async () => {
     const app = createApp({ root: repo.root, tokens: new Map([['t-alice', 'alice']]), port: 8787 });

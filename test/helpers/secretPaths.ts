@@ -2,7 +2,7 @@
  * The paths by which repository text reaches a model, each run on one repository with a model that asks for
  * everything: what each path sent to a model (`prompts`, as JSON) and what it returned (`output`). Used by
  * test/flows/secretCorpus.test.ts (every format absent from every path) and bench/secretPaths.ts (the coverage table
- * of docs/security.md).
+ * docs/security.md points to).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -124,4 +124,54 @@ describe('registerModelTool on the SDK McpServer', () => {
       await peer.close();
     }
   });
+
+  it('2026-07-28: a tampered or replayed requestState is a JSON-RPC error, not an isError result', async () => {
+    const handler = sdkHandler('host');
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+    };
+    const post = async (params: Record<string, unknown>) => {
+      const response = await handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'explain_file',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'explain_file', arguments: { path: 'src/index.ts' }, _meta: envelope, ...params },
+          }),
+        }),
+      );
+      const text = await response.text();
+      const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
+      return JSON.parse(json) as { result?: Record<string, any>; error?: { code: number; message: string } };
+    };
+    try {
+      const first = await post({});
+      const state = first.result?.['requestState'] as string;
+      expect(first.result?.['resultType']).toBe('input_required');
+      const key = Object.keys(first.result?.['inputRequests'] ?? {})[0] as string;
+      const answer = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' };
+      const tampered = `${state.slice(0, -4)}${state.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+      const refused = await post({ requestState: tampered, inputResponses: { [key]: answer } });
+      expect(refused.result).toBeUndefined();
+      expect(refused.error?.code).toBe(-32602);
+      // The genuine state still completes the call once; its replay is refused the same way.
+      expect((await post({ requestState: state, inputResponses: { [key]: answer } })).result?.['isError']).not.toBe(
+        true,
+      );
+      expect((await post({ requestState: state, inputResponses: { [key]: answer } })).error?.code).toBe(-32602);
+    } finally {
+      await handler.close();
+    }
+  });
 });

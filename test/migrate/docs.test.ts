@@ -32,7 +32,7 @@ describe('docs/migrate.md', () => {
     const run = await runCli(['migrate', dir, '--write', '--force']);
     expect(run.code, run.stderr).toBe(0);
     expect(await readFile(join(dir, 'server.ts'), 'utf8')).toBe(after);
-    const report = /And the report:\n\n```\n([\s\S]*?)```/.exec(doc)?.[1] as string;
+    const report = /And the report:\n\n```text\n([\s\S]*?)```/.exec(doc)?.[1] as string;
     expect(run.stdout).toBe(`${report}Wrote server.ts.\n`);
   });
 });

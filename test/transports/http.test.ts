@@ -189,3 +189,39 @@ describe('HTTP front on a real socket', () => {
     expect(status).toBe(403);
   });
 });
+
+describe('the Host allow-list of serve (--allow-host)', () => {
+  const machine = { hostname: 'box', addresses: [] };
+  it('takes a name without a port bare (a client of a TLS proxy on 443 sends none) and on the bound port', () => {
+    const hosts = defaultAllowedHosts('127.0.0.1', 3000, ['mcp.example.com'], machine);
+    expect(hosts).toContain('mcp.example.com');
+    expect(hosts).toContain('mcp.example.com:3000');
+    expect(defaultAllowedOrigins(hosts)).toContain('https://mcp.example.com');
+  });
+  it('takes a name with a port as given, and nothing else of it', () => {
+    const hosts = defaultAllowedHosts('127.0.0.1', 3000, ['mcp.example.com:443'], machine);
+    expect(hosts).toContain('mcp.example.com:443');
+    expect(hosts).not.toContain('mcp.example.com');
+    expect(hosts).not.toContain('mcp.example.com:3000');
+  });
+  it('answers 403 to a Host it was not given, 200 to the bare name it was', async () => {
+    const front = createTestFront({
+      root: repo.root,
+      model: 'builtin',
+      front: { allowedHosts: defaultAllowedHosts('127.0.0.1', 3000, ['mcp.example.com'], machine) },
+    });
+    try {
+      const body = JSON.stringify(discover());
+      const ok = await front.fetch(
+        mcpRequest('https://mcp.example.com/mcp', body, { 'mcp-method': 'server/discover', host: 'mcp.example.com' }),
+      );
+      expect(ok.status).toBe(200);
+      const refused = await front.fetch(
+        mcpRequest('https://evil.example/mcp', body, { 'mcp-method': 'server/discover', host: 'evil.example' }),
+      );
+      expect(refused.status).toBe(403);
+    } finally {
+      await front.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The `--approve` flag: how the host decides whether an embedded sampling round may run.
  * `prompt` asks the user in a terminal dialog, `auto` approves everything, `deny` refuses everything,
- * `rules:FILE` decides from a rules file (see docs/host-approval.md).
+ * `rules:FILE` decides from a rules file (see docs/host.md).
  */
 import { ModelInputError } from '../../errors.js';
 

@@ -1,5 +1,5 @@
 /**
- * Our secretlint rule for the credential kinds the recommended preset misses (measured in docs/security.md):
+ * Our secretlint rule for the credential kinds the recommended preset misses (measured by bench/secretCoverage.ts):
  * Stripe keys, OpenAI project/service-account/admin keys, Anthropic keys of every generation, Google API keys,
  * PyPI upload tokens, JWTs, private-key blocks of any type (also encrypted, PGP, or cut off by a truncation), a
  * password in any `scheme://user:password@host` URL, and generic `password=`/`secret=`/`token=` assignments with a

@@ -1,6 +1,6 @@
 /**
- * Our second secretlint rule: provider formats neither the preset nor extraRules.ts knew (measured in
- * docs/security.md), and credentials that only their place tells apart:
+ * Our second secretlint rule: provider formats neither the preset nor extraRules.ts knew (measured by
+ * bench/secretPaths.ts), and credentials that only their place tells apart:
  * - Azure storage and Service Bus connection strings (`AccountKey=`, `SharedAccessKey=`);
  * - Twilio API keys (`SK` + 32 hex), account SIDs (`AC` + 32 hex) and the auth token written after a SID;
  * - SendGrid keys with `-` or `_` in their first parts (the preset's rule misses them);

@@ -1,10 +1,13 @@
 /**
  * Secret-bearing files by name: never listed as candidates, never shown in a prompt, never read.
  *
- * The default list (documented with its sources in docs/security.md) is what established secret scanners and
- * repository packers treat as credential files by name: dotenv files, private keys and keystores, SSH and GPG
- * material, package-manager and VCS credential files, cloud credential files, kubeconfig, Terraform state and
- * variable files, shell and database client histories. It is matched with set look-ups of the name and the
+ * The default list (summarized in docs/security.md) is what established secret scanners and repository packers
+ * treat as credential files by name: dotenv files, private keys and keystores, SSH and GPG material, package-manager
+ * and VCS credential files, cloud credential files, kubeconfig, Terraform state and variable files, shell and
+ * database client histories. Sources, read from their code: gitrob's signatures (core/signatures.go: most names;
+ * not its broad ones — shell rc files, logs, any path with "password" — left to the content scan), repomix's
+ * default ignore (`.env`), gitleaks' `pkcs12-file` rule (`*.p12`, `*.pfx`), and the lock files gitleaks and
+ * detect-secrets skip (not secret-bearing: they stay, and the content scan leaves their hashes alone). It is matched with set look-ups of the name and the
  * extension and a regex only for the rarer shapes, so checking each of 100,000 listed paths stays cheap.
  *
  * A user adds names with `.summarizeignore` (they are then `ignored`); opting a file of this list back in takes an

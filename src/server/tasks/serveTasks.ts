@@ -27,8 +27,12 @@ const updateParams = z.looseObject({
 /** Registers the three `tasks/*` methods; each answers only about tasks `principal` created. */
 export function registerTaskHandlers(server: Server, tasks: TaskService, principal: string): void {
   // The three-argument form: `tasks/update` is the extension's own method, unknown to the SDK's method tables.
-  server.setRequestHandler('tasks/get', { params: taskIdParams }, (params) => tasks.get(principal, params.taskId));
+  server.setRequestHandler('tasks/get', { params: taskIdParams }, (params, ctx) => {
+    requireExtension(ctx, 'tasks/get');
+    return tasks.get(principal, params.taskId);
+  });
   server.setRequestHandler('tasks/update', { params: updateParams }, async (params, ctx) => {
+    requireExtension(ctx, 'tasks/update');
     // The SDK lifts `inputResponses` out of every request's params (it is MRTR's field too).
     const responses = (ctx.mcpReq.inputResponses ?? params.inputResponses) as Record<string, unknown> | undefined;
     if (responses === undefined) {
@@ -37,10 +41,20 @@ export function registerTaskHandlers(server: Server, tasks: TaskService, princip
     await tasks.update(principal, params.taskId, responses);
     return {};
   });
-  server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params) => {
+  server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, ctx) => {
+    requireExtension(ctx, 'tasks/cancel');
     await tasks.cancel(principal, params.taskId);
     return {};
   });
+}
+
+/** The `tasks/*` methods answer only a request that declared the extension (SEP-2663): -32021 otherwise. */
+function requireExtension(ctx: ServerContext, method: string): void {
+  if (declaredCapabilities(ctx)?.extensions?.[TASKS_EXTENSION] !== undefined) return;
+  throw new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities },
+    `${method} needs the ${TASKS_EXTENSION} extension declared in the request's capabilities`,
+  );
 }
 
 /** The capabilities a 2026-07-28 request declared in its envelope (undefined on 2025-11-25). */

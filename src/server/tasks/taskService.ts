@@ -262,7 +262,16 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         }
         if (taken === 0) return undefined;
         const outstanding = Object.values(current.toolKeys ?? {}).filter((key) => !Object.hasOwn(responses, key));
-        if (outstanding.length > 0) return { ...current, responses, lastUpdatedAtMs: now() };
+        if (outstanding.length > 0) {
+          // `tasks/get` lists only what is still pending: an answered key leaves `inputRequests` (SEP-2663).
+          const pending = Object.fromEntries(
+            Object.entries(current.inputRequests).filter(([taskKey]) => {
+              const key = current.toolKeys?.[taskKey];
+              return key === undefined || !Object.hasOwn(responses, key);
+            }),
+          );
+          return { ...current, responses, inputRequests: pending, lastUpdatedAtMs: now() };
+        }
         ready = true;
         round = current.round;
         const next: TaskRecord = { ...current, responses, status: 'working', lastUpdatedAtMs: now() };

@@ -15,7 +15,7 @@ const entry = (id: string, tier: keyof typeof TIER_ATTRIBUTES): HostModelEntry =
   ...TIER_ATTRIBUTES[tier],
 });
 
-// The configuration of the worked examples in docs/host-policies.md.
+// The configuration of the worked examples below (model choice: docs/host.md).
 const MODELS = [
   entry('anthropic:claude-sonnet-4', 'strong'),
   entry('anthropic:claude-haiku-4', 'cheap'),

@@ -1,11 +1,15 @@
 /**
  * Tasks of tools written for the test: a tool that only runs as a task (-32021 without the extension), progress
- * seen in tasks/get, and cooperative cancellation (the tool's signal fires; the task ends cancelled).
+ * seen in tasks/get, cooperative cancellation (the tool's signal fires; the task ends cancelled), a round of two
+ * questions answered one at a time, and the `tasks/*` methods refused to a request without the extension.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
+import { inputRequired } from '@modelcontextprotocol/server';
+
 import { defineTool } from '../../../src/flows/tool.js';
+import { askWithoutState } from '../../../src/flows/inputRounds.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createServerFactory } from '../../../src/server/createServer.js';
 import { ANONYMOUS } from '../../../src/server/principals.js';
@@ -125,6 +129,60 @@ describe('tasks of any tool', () => {
     expect(log).toEqual(['started', 'aborted']);
     const cancelled = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
     expect(cancelled.result).toBeUndefined();
+    await server.close();
+  });
+
+  it('keeps a task waiting until every question of its round is answered, listing only the unanswered ones', async () => {
+    const ask = (message: string) =>
+      inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { value: { type: 'string' } } } });
+    const server = front(
+      defineTool({
+        name: 'two_questions',
+        title: 'Two questions',
+        description: 'Asks two things in one round.',
+        inputSchema: z.object({}),
+        task: 'always',
+        async run(_args, ctx) {
+          const answers = ctx.inputResponses ?? {};
+          if (answers['first'] === undefined || answers['second'] === undefined) {
+            return askWithoutState(ctx, { first: ask('First?'), second: ask('Second?') });
+          }
+          return { content: [{ type: 'text', text: 'both answered' }] };
+        },
+      }),
+    );
+    const caps = { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } };
+    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'two_questions', arguments: {} }, caps))['result'];
+    await until(
+      async () => (await rpc(server.http, 'tasks/get', { taskId }, caps))['result'].status === 'input_required',
+    );
+    const accept = { action: 'accept', content: { value: 'x' } };
+    await rpc(server.http, 'tasks/update', { taskId, inputResponses: { first: accept } }, caps);
+    const partial = (await rpc(server.http, 'tasks/get', { taskId }, caps))['result'];
+    expect(partial.status).toBe('input_required');
+    expect(Object.keys(partial.inputRequests)).toEqual(['second']);
+    await rpc(server.http, 'tasks/update', { taskId, inputResponses: { second: accept } }, caps);
+    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }, caps))['result'].status === 'completed');
+    expect((await rpc(server.http, 'tasks/get', { taskId }, caps))['result'].result.content[0].text).toBe(
+      'both answered',
+    );
+    await server.close();
+  });
+
+  it('answers tasks/get, tasks/update and tasks/cancel with -32021 to a request without the extension', async () => {
+    const server = front(waitingTool([], new Promise(() => undefined)));
+    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+    ] as const) {
+      const reply = await rpc(server.http, method, params, {} as typeof TASK_CAPS);
+      expect(reply['error'].code, method).toBe(-32021);
+      expect(reply['error'].data.requiredCapabilities).toEqual({ extensions: { [TASKS_EXTENSION]: {} } });
+    }
+    // The task itself is untouched: with the extension, it is still there and running.
+    expect((await rpc(server.http, 'tasks/get', { taskId }))['result'].status).toBe('working');
     await server.close();
   });
 });
