@@ -4,6 +4,9 @@
  * cache lacks), then the installed binary: --version, the main job, and a stdio server answering
  * server/discover. A second tarball (the same build, another version) installed into a second project holds an
  * author's tool module: the first project's binary serves it with --tool-module (two copies of the kit).
+ *
+ * What the tarball holds is guarded from the same `npm pack` report: what users read (README, LICENSE, CHANGELOG,
+ * the reference docs), what runs (dist/, schemas/) and nothing else, under a size bound.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +28,14 @@ let project: string;
 let repo: FixtureRepo;
 let bin: string;
 let packedPaths: string[];
+let unpackedSize: number;
+
+/** The top of the tarball: package.json, what users read, what runs. */
+const SHIPPED = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+|schemas\/.+|docs\/[\w-]+\.md)$/;
+/** docs/ pages for contributors or made of benchmark figures: they need a checkout, so they stay in it. */
+const CHECKOUT_ONLY_DOCS = ['docs/testing.md', 'docs/performance.md'];
+/** The unpacked size today is about 6.5 MB (dist/ most of it, its bundled CLI half of that): modest headroom. */
+const UNPACKED_BYTES_MAX = 7.5 * 1000 ** 2;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'mmi-package-'));
@@ -34,9 +45,9 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     timeout: 60_000,
   });
-  packedPaths = ((JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? []).map(
-    (file) => file.path,
-  );
+  const report = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }>; unpackedSize: number }>)[0];
+  packedPaths = (report?.files ?? []).map((file) => file.path);
+  unpackedSize = report?.unpackedSize ?? Infinity;
   const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
   if (tarball === undefined) throw new Error('npm pack wrote no tarball');
   project = join(work, 'consumer');
@@ -60,7 +71,28 @@ describe('the installed package', () => {
     expect(paths).toContain('dist/cli.js');
     expect(paths).toContain('dist/entries/server.js');
     expect(paths).toContain('LICENSE');
-    expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
+    expect(paths.filter((path) => /^(src|test|bench|eval|examples|scripts|conformance)\//.test(path))).toEqual([]);
+  });
+
+  it('ships README, LICENSE, CHANGELOG, dist/, schemas/ and the reference docs, and nothing else', async () => {
+    expect(packedPaths.filter((path) => !SHIPPED.test(path))).toEqual([]);
+    for (const file of [
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'docs/README.md',
+      'docs/cli.md',
+      'schemas/workflow.schema.json',
+    ]) {
+      expect(packedPaths).toContain(file);
+    }
+    const docs = (await readdir('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    const reference = docs.filter((doc) => !CHECKOUT_ONLY_DOCS.includes(doc));
+    expect(packedPaths.filter((path) => path.startsWith('docs/')).sort()).toEqual(reference.sort());
+  });
+
+  it(`unpacks to at most ${UNPACKED_BYTES_MAX / 1000 ** 2} MB`, () => {
+    expect(unpackedSize).toBeLessThanOrEqual(UNPACKED_BYTES_MAX);
   });
 
   it('prints its version', async () => {

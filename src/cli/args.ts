@@ -8,9 +8,10 @@ import { ModelInputError } from '../errors.js';
 /**
  * Each command's flag table as its parser last saw it (command -> flag -> its parseArgs option). The CLI reference
  * test (test/cli/reference.test.ts) holds the help (src/cli/usage.ts) to exactly these flags, their values and
- * which ones repeat.
+ * which ones repeat; the docs' code-block test (test/docs/codeBlocks.test.ts) parses the commands the docs show
+ * with them, without running them.
  */
-export const PARSED_FLAG_TABLES = new Map<string, Readonly<Record<string, ParsedFlag>>>();
+export const PARSED_FLAG_TABLES = new Map<string, OptionTable>();
 
 /** What the reference test reads of a parseArgs option. */
 export interface ParsedFlag {
@@ -18,6 +19,19 @@ export interface ParsedFlag {
   readonly multiple?: boolean | undefined;
   readonly short?: string | undefined;
 }
+
+/** A command's options as `parseArgs` takes them (node:util's own type for this is not exported). */
+export type OptionTable = Readonly<
+  Record<
+    string,
+    {
+      type: 'string' | 'boolean';
+      multiple?: boolean;
+      short?: string;
+      default?: string | boolean | string[] | boolean[];
+    }
+  >
+>;
 
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
