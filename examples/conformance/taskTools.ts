@@ -58,6 +58,17 @@ export function taskTools(options: RoundOptions): AnyToolDefinition[] {
       },
     }),
     {
+      // MRTR, then a task (SEP-2663): the name is asked over an input_required round; the retry becomes a task.
+      ...stagedTool(
+        'test_tool_with_task',
+        options,
+        [{ requests: () => ({ user_name: elicit('Your name?', 'name') }) }],
+        (a) => text(`Hello, ${a['user_name']}: your task is done.`),
+      ),
+      task: 'always',
+      taskAfterInput: true,
+    },
+    {
       ...stagedTool(
         'confirm_delete',
         options,

@@ -73,6 +73,12 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
    * `optional` (a task when the request declared the extension), `always` (-32021 when it did not).
    */
   task?: 'never' | 'optional' | 'always';
+  /**
+   * The tool asks its first questions over MRTR and becomes a task on the retry that answers them (SEP-2663: MRTR,
+   * then a task): a new call runs as an ordinary one (`input_required` rounds), and a retry from a request that
+   * declared the extension is answered `CreateTaskResult`, the task starting from that retry's state and answers.
+   */
+  taskAfterInput?: boolean;
   run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult | InputRequiredResult>;
 }
 

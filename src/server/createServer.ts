@@ -271,7 +271,8 @@ function taskExecutor(
       clientCapabilities: record.capabilities,
       requestState: record.requestState,
       inputResponses: record.responses,
-      serverHeldState: true,
+      // A client's state (a retry that became a task) is opened as a client's: single use holds for it.
+      serverHeldState: record.clientState !== true,
       signal: run.signal,
       progress: async (progress, total, message) => run.progress(progress, total, message),
       // A task has no stream to log to (SEP-2663: no notifications/message on tasks).

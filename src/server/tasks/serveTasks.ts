@@ -67,7 +67,9 @@ function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefine
  * A new `tools/call` (no state, no answers) of a tool that allows tasks, from a request that declared the
  * extension, becomes a task — unless its principal holds its cap of unfinished tasks: the client declared that it
  * takes either answer, so the call then runs as an ordinary one and the store does not grow. A call of a tool that
- * needs a task, from a request that did not declare the extension, is -32021. Undefined: run the call as usual.
+ * needs a task, from a request that did not declare the extension, is -32021. A tool with `taskAfterInput` asks
+ * its first questions over MRTR and becomes a task on a retry instead: the task's first run opens that retry's state
+ * as a client's (verified and spent once) with its answers. Undefined: run the call as usual.
  */
 export async function callAsTask(
   tasks: TaskService,
@@ -77,7 +79,16 @@ export async function callAsTask(
   principal: string,
 ): Promise<Record<string, unknown> | undefined> {
   const support = tool.task ?? 'never';
-  if (support === 'never' || ctx.mcpReq.requestState() !== undefined || ctx.mcpReq.inputResponses !== undefined) {
+  const state = ctx.mcpReq.requestState();
+  const requestState = typeof state === 'string' ? state : undefined;
+  const inputResponses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+  const retry = state !== undefined || inputResponses !== undefined;
+  // A state that is not a string is not made a task: the ordinary path refuses it.
+  if (
+    support === 'never' ||
+    (retry && tool.taskAfterInput !== true) ||
+    (state !== undefined && requestState === undefined)
+  ) {
     return undefined;
   }
   const declared = declaredCapabilities(ctx);
@@ -88,6 +99,8 @@ export async function callAsTask(
       `${tool.name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's capabilities`,
     );
   }
+  // A tool that asks first over MRTR becomes a task on the retry that answers (SEP-2663 composition).
+  if (tool.taskAfterInput === true && !retry) return undefined;
   const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as
     { name?: unknown } | undefined;
   const created = await tasks.create({
@@ -96,6 +109,12 @@ export async function callAsTask(
     arguments: args,
     capabilities: declared,
     ...(typeof info?.name === 'string' && { clientName: info.name }),
+    ...(retry && {
+      retry: {
+        ...(requestState !== undefined && { requestState }),
+        ...(inputResponses !== undefined && { inputResponses }),
+      },
+    }),
   });
   if (created === undefined && support === 'always') {
     throw new ProtocolError(

@@ -44,6 +44,11 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /** The tool's own sealed state between its rounds (kept here, never sent to the client). */
   requestState?: string;
+  /**
+   * The state came from a client's retry (a tool that becomes a task after its first MRTR rounds): the first run
+   * opens it as a client's state, single use included; later states are the task's own.
+   */
+  clientState?: boolean;
   /** How many times the task has asked for input. */
   round: number;
   /** Every task input key issued so far (never issued twice). */

@@ -62,6 +62,8 @@ export interface NewTask {
   arguments: Record<string, unknown>;
   capabilities: ClientCapabilities;
   clientName?: string;
+  /** A retry that becomes a task (MRTR, then a task): its `requestState` and `inputResponses`, for the first run. */
+  retry?: { requestState?: string; inputResponses?: Record<string, unknown> };
 }
 
 export interface TaskService {
@@ -120,6 +122,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   };
   const settle = (record: TaskRecord, status: TaskStatus, fields: Partial<TaskRecord>): TaskRecord => {
     const next: TaskRecord = { ...record, ...fields, status, lastUpdatedAtMs: now() };
+    delete next.clientState; // after the first run, every state is the task's own
     if (status !== 'input_required') {
       delete next.inputRequests;
       delete next.toolKeys;
@@ -192,7 +195,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       if (asked.length === 0) {
         // A round with state and no question: run again at once from the new state.
         requeue = `${taskId}.s${current.runs}`;
-        return { ...current, ...(requestState !== undefined && { requestState }), lastUpdatedAtMs: now() };
+        const { clientState: _spent, ...rest } = current;
+        return { ...rest, ...(requestState !== undefined && { requestState }), lastUpdatedAtMs: now() };
       }
       const round = current.round + 1;
       const toolKeys = taskInputKeys(
@@ -246,6 +250,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         pollIntervalMs,
         round: 0,
         runs: 0,
+        ...(task.retry?.requestState !== undefined && { requestState: task.retry.requestState, clientState: true }),
+        ...(task.retry?.inputResponses !== undefined && { responses: task.retry.inputResponses }),
       };
       if (!(await store.create(record))) {
         logger.info(`tasks: ${task.owner} holds its cap of unfinished tasks; ${task.tool} runs as an ordinary call`);

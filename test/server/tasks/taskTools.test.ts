@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import { defineTool } from '../../../src/flows/tool.js';
-import { askWithoutState } from '../../../src/flows/inputRounds.js';
+import { askForInput, askWithoutState, openRound, type SealedRound } from '../../../src/flows/inputRounds.js';
+import { createEphemeralKeyRing, createStateCodec } from '../../../src/state/index.js';
+import { createMemoryStore } from '../../../src/state/stores/memoryStore.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createServerFactory } from '../../../src/server/createServer.js';
 import { ANONYMOUS } from '../../../src/server/principals.js';
@@ -183,6 +185,60 @@ describe('tasks of any tool', () => {
     }
     // The task itself is untouched: with the extension, it is still there and running.
     expect((await rpc(server.http, 'tasks/get', { taskId }))['result'].status).toBe('working');
+    await server.close();
+  });
+
+  it('MRTR, then a task: a taskAfterInput tool asks over a round; the retry that answers becomes a task, once', async () => {
+    const rounds = {
+      codec: createStateCodec<SealedRound<unknown>>({ keyRing: createEphemeralKeyRing() }),
+      logger: silentLogger,
+      store: createMemoryStore(),
+    };
+    const ask = inputRequired.elicit({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
+    const server = front(
+      defineTool({
+        name: 'greet_later',
+        title: 'Greet later',
+        description: 'Asks a name, then works as a task.',
+        inputSchema: z.object({}),
+        task: 'always',
+        taskAfterInput: true,
+        async run(args, ctx) {
+          const target = { method: 'tools/call' as const, name: 'greet_later', args };
+          const opened = await openRound<{ asked: boolean }>(ctx, target, rounds, () => ({ asked: false }));
+          const answer = opened.responses['user_name'] as { content?: { name?: string } } | undefined;
+          if (answer === undefined) {
+            const asked = askForInput(ctx, target, rounds, { asked: true }, opened.round, { user_name: ask });
+            if (asked.kind !== 'asked') throw new Error(asked.message);
+            return asked.result;
+          }
+          return { content: [{ type: 'text', text: `Hello, ${answer.content?.name}` }] };
+        },
+      }),
+    );
+    const caps = { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } };
+    const first = (await rpc(server.http, 'tools/call', { name: 'greet_later', arguments: {} }, caps))['result'];
+    expect(first.resultType).toBe('input_required');
+    expect(first.taskId).toBeUndefined();
+    const retry = {
+      name: 'greet_later',
+      arguments: {},
+      requestState: first.requestState,
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } },
+    };
+    const created = (await rpc(server.http, 'tools/call', retry, caps))['result'];
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(created.requestState).toBeUndefined();
+    const get = async (taskId: string) => (await rpc(server.http, 'tasks/get', { taskId }, caps))['result'];
+    await until(async () => (await get(created.taskId)).status === 'completed');
+    expect((await get(created.taskId)).result.content[0].text).toBe('Hello, Alice');
+    // The same retry again: its state was spent by the first task, so the second task fails with -32602.
+    const replayed = (await rpc(server.http, 'tools/call', retry, caps))['result'];
+    await until(async () => (await get(replayed.taskId)).status === 'failed');
+    expect((await get(replayed.taskId)).error.code).toBe(-32602);
     await server.close();
   });
 });
