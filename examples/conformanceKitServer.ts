@@ -28,6 +28,19 @@ const form = (message: string, property: string, type: 'string' | 'boolean' = 's
 const valueOf = (result: { action: string; content?: Record<string, unknown> }): string =>
   result.action === 'accept' ? Object.values(result.content ?? {}).join(', ') : result.action;
 
+/** A tool that asks for one confirmation (a round with sealed state), then answers `done`. */
+const confirmTool = (name: string, what: string, done: string) =>
+  defineModelTool({
+    name,
+    description: `Conformance fixture (kit): ${what}`,
+    input: noArgs,
+    steps: {},
+    run: async (_args, ctx) => {
+      await ctx.elicit('confirm', form('Please confirm', 'ok', 'boolean'));
+      return done;
+    },
+  });
+
 const tools = [
   defineModelTool({
     name: 'test_input_required_result_elicitation',
@@ -49,16 +62,11 @@ const tools = [
       return `The model answered: ${answer.text}`;
     },
   }),
-  defineModelTool({
-    name: 'test_input_required_result_request_state',
-    description: 'Conformance fixture (kit): one confirmation carried in sealed state',
-    input: noArgs,
-    steps: {},
-    run: async (_args, ctx) => {
-      await ctx.elicit('confirm', form('Please confirm', 'ok', 'boolean'));
-      return 'state-ok: the sealed requestState verified and carried this call';
-    },
-  }),
+  confirmTool(
+    'test_input_required_result_request_state',
+    'one confirmation carried in sealed state',
+    'state-ok: the sealed requestState verified and carried this call',
+  ),
   defineModelTool({
     name: 'test_input_required_result_multi_round',
     description: 'Conformance fixture (kit): two rounds, one question each',
@@ -70,16 +78,7 @@ const tools = [
       return `${name} likes ${color}`;
     },
   }),
-  defineModelTool({
-    name: 'test_input_required_result_tampered_state',
-    description: 'Conformance fixture (kit): refuses a state the client altered',
-    input: noArgs,
-    steps: {},
-    run: async (_args, ctx) => {
-      await ctx.elicit('confirm', form('Please confirm', 'ok', 'boolean'));
-      return 'state verified';
-    },
-  }),
+  confirmTool('test_input_required_result_tampered_state', 'refuses a state the client altered', 'state verified'),
 ];
 
 // The client's model answers every question (`host`): the suite plays the client.
