@@ -239,6 +239,15 @@ describe('tasks of any tool', () => {
     const replayed = (await rpc(server.http, 'tools/call', retry, caps))['result'];
     await until(async () => (await get(replayed.taskId)).status === 'failed');
     expect((await get(replayed.taskId)).error.code).toBe(-32602);
+    // Hostile retries: an altered state makes a task that fails the same way, and nothing else runs;
+    // a state that is not a string is no task at all, but the ordinary path's -32602.
+    const altered = { ...retry, requestState: `${String(first.requestState).slice(0, -6)}AAAAAA` };
+    const forged = (await rpc(server.http, 'tools/call', altered, caps))['result'];
+    await until(async () => (await get(forged.taskId)).status === 'failed');
+    expect((await get(forged.taskId)).error.code).toBe(-32602);
+    const malformed = await rpc(server.http, 'tools/call', { ...retry, requestState: { not: 'a string' } }, caps);
+    expect(malformed['result']).toBeUndefined();
+    expect(malformed['error']?.code).toBe(-32602);
     await server.close();
   });
 });
