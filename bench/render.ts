@@ -24,6 +24,7 @@ const PART_TITLES: Record<string, string> = {
   secrets: 'Secret scanning and redaction',
   redact: 'Redactor on its worst inputs',
   tasks: 'Tasks',
+  kit: 'summarize_repo on the kit',
   explore: 'Explore mode',
   fleet: 'Fleet',
 };

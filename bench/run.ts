@@ -10,6 +10,7 @@
  *  - secrets (bench/secretScan.ts): a summarize_repo call with and without the deny list and the redactor;
  *  - redact (bench/redactCost.ts): the redactor's work and time at n and 4n characters of its worst inputs;
  *  - tasks (bench/tasks.ts): a summarize_repo task (creation and polls) against a plain call;
+ *  - kit (bench/summarizeKit.ts): summarize_repo as served, per round, against the same calls on the flow engine;
  *  - explore (bench/explore.ts) and fleet (bench/fleet.ts; needs redis-server and nginx): printed only.
  * `npm run bench -- --render` re-renders the page from the JSON without running anything.
  * Timings are medians of bounded iteration counts; never assert them in tests.
@@ -39,6 +40,7 @@ import { benchRepoScale } from './repoScale.js';
 import { benchRoundsAtScale } from './roundsAtScale.js';
 import { benchFirstCalls, benchStartup } from './startup.js';
 import { benchSecretScan } from './secretScan.js';
+import { benchSummarizeKit } from './summarizeKit.js';
 import { benchTasks } from './tasks.js';
 import { mcpRequest } from '../test/helpers/rawChannel.js';
 import { createTestFront } from '../test/helpers/servers.js';
@@ -300,6 +302,7 @@ const PARTS = [
   'secrets',
   'redact',
   'tasks',
+  'kit',
   'explore',
   'fleet',
 ] as const;
@@ -323,6 +326,8 @@ async function runPart(part: Part): Promise<void> {
       return benchRedactCost();
     case 'tasks':
       return benchTasks();
+    case 'kit':
+      return benchSummarizeKit();
     case 'explore':
       return benchExplore();
     case 'fleet':
