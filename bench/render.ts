@@ -24,7 +24,7 @@ const PART_TITLES: Record<string, string> = {
   secrets: 'Secret scanning and redaction',
   redact: 'Redactor on its worst inputs',
   tasks: 'Tasks',
-  kit: 'summarize_repo on the kit',
+  kit: 'summarize_repo server time against the flow engine',
   explore: 'Explore mode',
   fleet: 'Fleet',
 };
@@ -63,11 +63,10 @@ export function renderPerformance(results: BenchResults, source: string): string
     '',
     sourceLine(source, 'npm run bench -- --render'),
     '',
-    `Rendered from \`${source}\`: \`${results.command}\` on ${machineLine(results.date, results.machine)}.`,
-    'Every figure is a ratio against a baseline measured in the same run, interleaved so that machine noise hits',
-    'both alike: read the ratio; the values (medians) depend on the machine. `npm run bench` runs every part',
-    '(`--only PART,…` a subset) and rewrites the JSON and this page; `npm run bench -- --render` re-renders the page',
-    'from the JSON alone. Earlier runs are kept as JSON in `bench/results/` and in git history.',
+    `Measured by \`${results.command}\` on ${machineLine(results.date, results.machine)}.`,
+    'Each figure is a ratio to a baseline measured in the same run, interleaved so that machine noise hits both:',
+    'read the ratio, not the medians (they depend on the machine). `npm run bench -- --render` re-renders this page',
+    'from the JSON; earlier runs are in `bench/results/` and git history.',
   ];
   const parts = [...new Set(results.figures.map((figure) => figure.part))].sort(
     (a, b) => Object.keys(PART_TITLES).indexOf(a) - Object.keys(PART_TITLES).indexOf(b),

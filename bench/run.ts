@@ -210,7 +210,7 @@ async function benchRounds(): Promise<void> {
     record({
       part: 'rounds',
       name: `${label}, server time`,
-      against: 'a minimal `McpServer` doing the same round with the SDK codec',
+      against: 'a minimal SDK `McpServer` and codec',
       value: median(oursTimes[index] ?? []),
       baseline: median(baseTimes[index] ?? []),
       unit: 'ms',

@@ -191,8 +191,11 @@ interface Mode {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** Each side's median server time per exchange. */
+type Medians = { candidate: number[]; baseline: number[] };
+
 /** Medians per exchange of each side, calls interleaved (candidate, then baseline) after a warm-up. */
-async function measure(mode: Mode): Promise<{ candidate: number[]; baseline: number[] }> {
+async function measure(mode: Mode): Promise<Medians> {
   const fresh = () => Array.from({ length: mode.exchanges }, () => [] as number[]);
   const scratch = fresh();
   const times = { candidate: fresh(), baseline: fresh() };
@@ -224,7 +227,7 @@ async function measure(mode: Mode): Promise<{ candidate: number[]; baseline: num
 }
 
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
-const AGAINST = 'the same call on the flow engine';
+const AGAINST = 'the engine';
 const BOUND = "the kit's replay must stay within 1.2x.";
 
 export async function benchSummarizeKit(): Promise<void> {
@@ -268,28 +271,32 @@ export async function benchSummarizeKit(): Promise<void> {
       baseline: fronts.baselines,
     });
     print(pick, explore, cross);
-    const pickRounds = ['round 1 (to pick_files)', 'round 2 (pick answered)', 'round 3 (summary answered)'];
-    pickRounds.forEach((label, index) =>
+    const pickRounds: Array<[string, string]> = [
+      ['round 1', 'Survey, ask for the pick'],
+      ['round 2', 'Read the picks, ask for the summary'],
+      ['round 3', 'Take the summary'],
+    ];
+    pickRounds.forEach(([label, meaning], index) =>
       record({
         part: 'kit',
-        name: `summarize_repo pick, ${label}, server time`,
+        name: `pick ${label}`,
         against: AGAINST,
         value: pick.candidate[index] ?? NaN,
         baseline: pick.baseline[index] ?? NaN,
         unit: 'ms',
         command: benchCommand('kit'),
-        meaning: `The served tool's cost for this round against the engine's: ${BOUND}`,
+        meaning: `${meaning}: ${BOUND}`,
       }),
     );
-    const means: Array<[string, { candidate: number[]; baseline: number[] }, string]> = [
-      ['pick', pick, 'A whole pick call, per round'],
-      ['explore (two tool calls, then the summary)', explore, 'The explore loop, per round'],
-      ['pick across two instances', cross, 'Pick with each round on another instance (no survey cache), per round'],
+    const means: Array<[string, Medians, string]> = [
+      ['pick', pick, 'A whole call'],
+      ['explore (2 tool calls, summary)', explore, 'The tool loop'],
+      ['pick on 2 instances', cross, 'Rounds alternate instances, no survey cache'],
     ];
     for (const [label, times, meaning] of means) {
       record({
         part: 'kit',
-        name: `summarize_repo ${label}, mean server time per round`,
+        name: `${label}, mean per round`,
         against: AGAINST,
         value: mean(times.candidate),
         baseline: mean(times.baseline),
@@ -305,8 +312,6 @@ export async function benchSummarizeKit(): Promise<void> {
     await repo.cleanup();
   }
 }
-
-type Medians = { candidate: number[]; baseline: number[] };
 
 function print(pick: Medians, explore: Medians, cross: Medians): void {
   console.log(`\nsummarize_repo as served against the flow engine, server time per exchange, median of ${FLOWS} calls`);
