@@ -64,9 +64,9 @@ export function renderPerformance(results: BenchResults, source: string): string
     sourceLine(source, 'npm run bench -- --render'),
     '',
     `Measured by \`${results.command}\` on ${machineLine(results.date, results.machine)}.`,
-    'Each figure is a ratio to a baseline measured in the same run, interleaved so that machine noise hits both:',
-    'read the ratio, not the medians (they depend on the machine). `npm run bench -- --render` re-renders this page',
-    'from the JSON; earlier runs are in `bench/results/` and git history.',
+    'Each figure is a ratio to a baseline measured in the same run, interleaved against machine noise: read the ratio,',
+    'not the machine-dependent medians. `npm run bench -- --render` re-renders this page from the JSON; earlier runs',
+    'are in `bench/results/` and git history.',
   ];
   const parts = [...new Set(results.figures.map((figure) => figure.part))].sort(
     (a, b) => Object.keys(PART_TITLES).indexOf(a) - Object.keys(PART_TITLES).indexOf(b),

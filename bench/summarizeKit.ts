@@ -229,6 +229,8 @@ async function measure(mode: Mode): Promise<Medians> {
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 const AGAINST = 'the engine';
 const BOUND = "the kit's replay must stay within 1.2x.";
+/** A figure's meaning: what the round does, if given, and the bound. */
+const meaningOf = (what?: string): string => (what === undefined ? `T${BOUND.slice(1)}` : `${what}: ${BOUND}`);
 
 export async function benchSummarizeKit(): Promise<void> {
   const repo = await makeSampleRepo();
@@ -271,12 +273,7 @@ export async function benchSummarizeKit(): Promise<void> {
       baseline: fronts.baselines,
     });
     print(pick, explore, cross);
-    const pickRounds: Array<[string, string]> = [
-      ['round 1', 'Survey, ask for the pick'],
-      ['round 2', 'Read the picks, ask for the summary'],
-      ['round 3', 'Take the summary'],
-    ];
-    pickRounds.forEach(([label, meaning], index) =>
+    ['round 1 (survey)', 'round 2 (read)', 'round 3 (result)'].forEach((label, index) =>
       record({
         part: 'kit',
         name: `pick ${label}`,
@@ -285,12 +282,12 @@ export async function benchSummarizeKit(): Promise<void> {
         baseline: pick.baseline[index] ?? NaN,
         unit: 'ms',
         command: benchCommand('kit'),
-        meaning: `${meaning}: ${BOUND}`,
+        meaning: meaningOf(),
       }),
     );
-    const means: Array<[string, Medians, string]> = [
-      ['pick', pick, 'A whole call'],
-      ['explore (2 tool calls, summary)', explore, 'The tool loop'],
+    const means: Array<[string, Medians, string | undefined]> = [
+      ['pick', pick, undefined],
+      ['explore (2 tool calls, summary)', explore, undefined],
       ['pick on 2 instances', cross, 'Rounds alternate instances, no survey cache'],
     ];
     for (const [label, times, meaning] of means) {
@@ -302,7 +299,7 @@ export async function benchSummarizeKit(): Promise<void> {
         baseline: mean(times.baseline),
         unit: 'ms',
         command: benchCommand('kit'),
-        meaning: `${meaning}: ${BOUND}`,
+        meaning: meaningOf(meaning),
       });
     }
   } finally {
