@@ -15,12 +15,11 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
-import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 import { invalidArgumentsMessage, type ToolContext } from '../flows/tool.js';
 import { parseModelSpec, planReach } from '../models/sources.js';
 import { localPrincipal } from '../server/principals.js';
-import { createEphemeralKeyRing, createStateCodec } from '../state/index.js';
 import type { LocalSummarizeOptions } from './localSummarizeOptions.js';
+import { createSummarizeRepoTool } from './summarizeRepoTool.js';
 
 export type { LocalSummarizeOptions };
 
@@ -51,8 +50,6 @@ function localToolContext(signal: AbortSignal): ToolContext {
 async function summarizeDirectly(options: LocalSummarizeOptions): Promise<CallToolResult> {
   const tool = createSummarizeRepoTool({
     root: options.root,
-    // Never used: no step goes to the host, so no round is minted; the tool's options require a codec.
-    codec: createStateCodec({ keyRing: createEphemeralKeyRing() }),
     models: options.models ?? parseModelSpec('builtin'),
     logger: options.logger,
     ...(options.repository !== undefined && { repository: options.repository }),

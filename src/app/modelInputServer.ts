@@ -1,16 +1,13 @@
 /**
- * The product's server, assembled: the served tools — shipped ones by name (`summarize_repo` on the project's flow
- * engine), and model tools on one shared kit (model plan, sealed request state and its keys, store, round cap,
- * redactor, served root) — with admission, the legacy era plugged in (unless turned off), and the two fronts built
- * around it. `serve`, the library and the in-process main job all start here.
+ * The product's server, assembled: the served tools — shipped ones by name, and authors' model tools — on one
+ * shared kit (model plan, sealed request state and its keys, store, round cap, redactor, served root) — with
+ * admission, the legacy era plugged in (unless turned off), and the two fronts built around it. `serve`, the library and the in-process main job all start here.
  */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
-import type { SealedFlow } from '../flows/engine.js';
 import type { SummarizeBudgets } from '../flows/summarizeRepo/prompts.js';
 import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY } from '../flows/summarizeRepo/schema.js';
-import { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
 import { createLegacyEra, type LegacyHttpOptions, type LegacyServerOptions } from '../legacy/index.js';
 import type { Logger } from '../logger.js';
 import { planReach, type ModelPlan } from '../models/sources.js';
@@ -28,7 +25,7 @@ import type { ServerMetrics } from '../server/metrics.js';
 import type { PrincipalLimits } from '../server/principalLimits.js';
 import type { TaskService } from '../server/tasks/taskService.js';
 import { principalFromAuthInfo } from '../server/principals.js';
-import type { KeyRing, StateCodec } from '../state/index.js';
+import type { KeyRing } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 import { createHttpFront, type HttpFront, type HttpFrontOptions } from '../transports/http.js';
 import type { TaskListenSource } from '../transports/taskListen.js';
@@ -42,8 +39,9 @@ import { isModelTool, type ModelTool } from '../kit/modelTool.js';
 import { modelToolDefinition } from '../kit/serveModelTool.js';
 import { askRepo } from '../tools/askRepo/tool.js';
 import { reviewChanges } from '../tools/reviewChanges/tool.js';
+import { createSummarizeRepoTool } from './summarizeRepoTool.js';
 
-/** The shipped tools written on the kit (the others are flows of their own). */
+/** The shipped tools written with the public kit (summarize_repo runs its flows on the same kit). */
 const SHIPPED_MODEL_TOOLS: Readonly<Record<string, ModelTool>> = { ask_repo: askRepo, review_changes: reviewChanges };
 
 /** The tools this package ships, served by name (`--tools`), all of them by default. */
@@ -170,15 +168,14 @@ function shippedTool(name: string, options: ModelInputServerOptions, kit: ModelK
     );
   }
   return createSummarizeRepoTool({
+    kit,
     root: options.root,
-    codec: kit.codec as StateCodec<SealedFlow<unknown>>,
     models: options.models,
     logger: options.logger,
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     ...(options.repository !== undefined && { repository: options.repository }),
     ...(options.budgets !== undefined && { budgets: options.budgets }),
     ...(options.explore !== undefined && { explore: options.explore }),
-    store: kit.store,
     ...(options.surveyCache === false && { surveyCache: false }),
     ...(options.metrics !== undefined && { events: options.metrics }),
   });

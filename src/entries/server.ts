@@ -104,8 +104,8 @@ export type {
 export { readElicitResult, readRootsResult, readSamplingResult } from '../flows/inputResponses.js';
 export { InputResponseError, REJECTED_STATE_MESSAGE, RequestStateRejectedError } from '../flows/roundErrors.js';
 export { UnusableAnswerError } from '../flows/unusableAnswerError.js';
-export { createSummarizeRepoTool } from '../flows/summarizeRepo/tool.js';
-export type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/tool.js';
+export { createSummarizeRepoTool } from '../app/summarizeRepoTool.js';
+export type { SummarizeRepoOptions as SummarizeRepoToolOptions } from '../app/summarizeRepoTool.js';
 
 // Model sources.
 export {

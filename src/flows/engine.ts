@@ -25,6 +25,7 @@ import {
   inputRequired,
   MissingRequiredClientCapabilityError,
   type CallToolResult,
+  type CreateMessageRequestParams,
   type CreateMessageResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
@@ -116,10 +117,29 @@ export async function runFlow<Args, State extends FlowState>(
   ctx: ToolContext,
   options: EngineOptions,
 ): Promise<CallToolResult | InputRequiredResult> {
-  // Decided before any repository work or state minting.
-  const refused = toolRefusal(flow as FlowDefinition<unknown, FlowState>, ctx, options.models);
+  const refused = refuseUpFront(flow as FlowDefinition<unknown, FlowState>, ctx, options);
   if (refused !== undefined) return refused;
-  const capabilities = capabilitiesFor(flow as FlowDefinition<unknown, FlowState>, ctx);
+  return withHostFallbackNote(
+    flow as FlowDefinition<unknown, FlowState>,
+    ctx,
+    options.models,
+    await runRounds(flow, args, ctx, options),
+  );
+}
+
+/**
+ * What is decided before any repository work or state minting: a step no source of the plan can serve under what
+ * the request declared is an `isError` result (2025-11-25) or -32021 (thrown); a plan naming `builtin` for a flow
+ * without one, or a flow with tools and a model without, is an `isError` result. Undefined: the flow may run.
+ */
+export function refuseUpFront(
+  flow: FlowDefinition<unknown, FlowState>,
+  ctx: ToolContext,
+  options: Pick<EngineOptions, 'models' | 'logger' | 'onSamplingMissing'>,
+): CallToolResult | undefined {
+  const refused = toolRefusal(flow, ctx, options.models);
+  if (refused !== undefined) return refused;
+  const capabilities = capabilitiesFor(flow, ctx);
   for (const key of flow.keys) {
     const source = options.models.sourceFor(key, capabilities);
     if (source?.kind === 'builtin' && flow.builtin === undefined) {
@@ -148,10 +168,22 @@ export async function runFlow<Args, State extends FlowState>(
         `its own configured: ${SAMPLING_MISSING_ADVICE}`,
     );
   }
-  const result = await runRounds(flow, args, ctx, options);
-  const unavailable = ctx.hostUnavailable ?? undeclaredSampling(flow as FlowDefinition<unknown, FlowState>, ctx);
+  return undefined;
+}
+
+/**
+ * The result with a note when the host's model could not serve this request (not declared, or on 2025-11-25
+ * refused) and a server-side model of the plan answered in its place.
+ */
+export function withHostFallbackNote(
+  flow: FlowDefinition<unknown, FlowState>,
+  ctx: ToolContext,
+  models: ModelPlan,
+  result: CallToolResult | InputRequiredResult,
+): CallToolResult | InputRequiredResult {
+  const unavailable = ctx.hostUnavailable ?? undeclaredSampling(flow, ctx);
   if (unavailable === undefined) return result;
-  const names = fallbackModels(flow as FlowDefinition<unknown, FlowState>, flow.keys, ctx, options.models);
+  const names = fallbackModels(flow, flow.keys, ctx, models);
   if (names.length === 0) return result;
   const note = `The server's own model (${names.join(', ')}) answered in place of the client's: ${unavailable}.`;
   return withNotes(result, flow.notesField, [note]);
@@ -257,22 +289,82 @@ async function runRounds<Args, State extends FlowState>(
     ...(opened.state.u !== undefined && { start: opened.state.u }),
     ...(options.now !== undefined && { now: options.now }),
   });
-  let state = opened.state.f;
-  let responses = opened.responses;
-  const notes = [...(opened.state.n ?? [])];
+  return advanceFlow({
+    flow,
+    args,
+    ctx,
+    models: options.models,
+    logger: options.logger,
+    ...(options.events !== undefined && { events: options.events }),
+    meter,
+    state: opened.state.f,
+    responses: opened.responses,
+    notes: opened.state.n ?? [],
+    askHost: async (key, params, resume) => {
+      const usage = meter.totals();
+      const asked = askForInput<FlowRoundState<State>>(
+        ctx,
+        target,
+        rounds,
+        { f: resume.state, ...(usage.calls > 0 && { u: usage }), ...(resume.notes.length > 0 && { n: resume.notes }) },
+        opened.round,
+        { [key]: inputRequired.createMessage(params) },
+      );
+      return asked.kind === 'asked' ? asked.result : toolError(asked.message);
+    },
+  });
+}
+
+/** One round of a flow, wherever its state travels between rounds (the engine's sealed state, the kit's journal). */
+export interface FlowAdvance<Args, State extends FlowState> {
+  flow: FlowDefinition<Args, State>;
+  args: Args;
+  ctx: ToolContext;
+  models: ModelPlan;
+  logger: Logger;
+  events?: FlowEvents;
+  /** The call's usage meter (started from earlier rounds' usage). */
+  meter: UsageMeter;
+  /** Where this round starts: the initial state, or the state sealed with the question the retry answers. */
+  state: State;
+  /** This retry's answers; only the first step's key is read (the question asked last round). */
+  responses: Record<string, unknown>;
+  /** Notes made in earlier rounds. */
+  notes: readonly string[];
+  /** Ends the round with a question for the host, carrying what the next round resumes from. */
+  askHost(
+    key: string,
+    params: CreateMessageRequestParams,
+    resume: { state: State; notes: string[] },
+  ): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/**
+ * Advances a flow from its state until it completes or needs the host's model: a server-side model answers in place
+ * (with its repair and fallback), a host's answer is accepted, or — unusable — answered by the server-side model the
+ * plan names after `host`, or refused (-32602).
+ */
+export async function advanceFlow<Args, State extends FlowState>(
+  run: FlowAdvance<Args, State>,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { flow, args, ctx, meter } = run;
+  const capabilities = capabilitiesFor(flow as FlowDefinition<unknown, FlowState>, ctx);
+  let state = run.state;
+  let responses = run.responses;
+  const notes = [...run.notes];
   /** Steps whose host answer was unusable in this request: a server-side model answers them. */
   const replaced = new Map<string, ModelSource>();
   const finish = (result: CallToolResult): CallToolResult =>
     withNotes(withUsage(result, flow.usageField, meter), flow.notesField, notes) as CallToolResult;
   for (;;) {
     const step = flow.step(state);
-    const source = replaced.get(step.key) ?? options.models.sourceFor(step.key, capabilities);
-    if (source === undefined) throw new Error(`no model source for ${step.key}`); // checked above
+    const source = replaced.get(step.key) ?? run.models.sourceFor(step.key, capabilities);
+    if (source === undefined) throw new Error(`no model source for ${step.key}`); // refused up front
     let answer: CreateMessageResult | undefined;
     const raw = responses[step.key];
     if (raw !== undefined) {
       answer = readSamplingResult(step.key, raw);
-      options.events?.hostModelAnswer?.(step.key);
+      run.events?.hostModelAnswer?.(step.key);
     }
     responses = {};
 
@@ -280,29 +372,18 @@ async function runRounds<Args, State extends FlowState>(
       const prepared = await step.prepare(args, state, ctx.signal);
       if ('done' in prepared) return withNotes(prepared.done, flow.notesField, notes) as CallToolResult;
       state = prepared.state ?? state;
-      if (source.kind === 'host') {
-        const usage = meter.totals();
-        const asked = askForInput<FlowRoundState<State>>(
-          ctx,
-          target,
-          rounds,
-          { f: state, ...(usage.calls > 0 && { u: usage }), ...(notes.length > 0 && { n: notes }) },
-          opened.round,
-          { [step.key]: inputRequired.createMessage(prepared.params) },
-        );
-        return asked.kind === 'asked' ? asked.result : toolError(asked.message);
-      }
+      if (source.kind === 'host') return run.askHost(step.key, prepared.params, { state, notes });
       let outcome: StepOutcome<State>;
       try {
         outcome = await runServerModelStep({
           tool: flow.tool,
           step,
-          model: serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel, // checked in runFlow
+          model: serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel, // refused up front
           args,
           state,
           params: prepared.params,
           meter,
-          logger: options.logger,
+          logger: run.logger,
           signal: ctx.signal,
         });
       } catch (error) {
@@ -324,14 +405,14 @@ async function runRounds<Args, State extends FlowState>(
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
       const fallback = fallbackSource(
-        options.models,
+        run.models,
         flow as FlowDefinition<unknown, FlowState>,
         step.key,
         capabilities,
       );
       if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
       const name = serverModel(fallback, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';
-      options.logger.info(
+      run.logger.info(
         `${flow.tool}: ${error.key}: the client's answer is unusable (${error.message}); ${name} answers instead`,
       );
       notes.push(

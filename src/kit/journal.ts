@@ -12,9 +12,8 @@
  * the sealed journal keeps only that digest. A spilled entry is checked against its digest when it comes back; one
  * the store no longer has (expired, another store) refuses the round like any invalid state.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
-import { canonicalJson } from '../state/index.js';
 import type { SharedStore } from '../state/stores/index.js';
 import type { UsageTotals } from '../models/usage.js';
 
@@ -29,7 +28,10 @@ export interface JournalEntry {
   d: string;
   /** The answer, inline (absent for a `once` whose result was undefined, or when spilled). */
   v?: unknown;
-  /** The SHA-256 (hex) of the answer's JSON, kept in the store instead of inline. */
+  /**
+   * The SHA-256 (hex) of the answer's JSON, kept in the store instead of inline (sealed without `v`; brought back,
+   * with it).
+   */
   r?: string;
 }
 
@@ -37,7 +39,8 @@ export interface JournalEntry {
 export interface PendingQuestion {
   t: 's' | 'e';
   k: string;
-  d: string;
+  /** Digest of the question; absent for a flow's (kit/flowOnKit.ts), which never asks an answered question again. */
+  d?: string;
   /** The input key on the wire. */
   w: string;
 }
@@ -81,12 +84,71 @@ export class JournalLostError extends Error {
   readonly code = 'journal_lost' as const;
 }
 
-/** The digest a journal entry is bound to: kind, step or key, and the question as canonical JSON. */
+/**
+ * The digest a journal entry is bound to: kind, step or key, and the question's JSON value — the same for equal JSON
+ * values whatever their key order, computed in one walk that feeds SHA-256 directly (no JSON text is built: a
+ * question may carry tens of KiB of prompt, and every replayed question is digested again each round).
+ */
 export function questionDigest(kind: EntryKind, key: string, question: unknown): string {
-  const normal = question === undefined ? null : (JSON.parse(JSON.stringify(question)) as unknown);
-  return createHash('sha256')
-    .update(canonicalJson({ t: kind, k: key, q: normal }), 'utf8')
-    .digest('base64url');
+  const hash = createHash('sha256');
+  feedText(hash, kind);
+  feedText(hash, key);
+  feedValue(hash, question === undefined ? null : question, 0);
+  return hash.digest('base64url');
+}
+
+/** Deeper than this, a question is refused (the protocol bounds nesting far below it). */
+const MAX_QUESTION_DEPTH = 256;
+
+/** A string, length-prefixed: unambiguous without escaping. */
+function feedText(hash: Hash, text: string): void {
+  hash.update(`${text.length}:`);
+  hash.update(text, 'utf8');
+}
+
+/** A JSON value, tagged by type; object keys sorted, members that JSON leaves out left out. */
+function feedValue(hash: Hash, value: unknown, depth: number): void {
+  if (depth > MAX_QUESTION_DEPTH) throw new TypeError('questionDigest: the question is nested too deeply');
+  if (value === null || value === undefined || typeof value === 'function' || typeof value === 'symbol') {
+    hash.update('z');
+    return;
+  }
+  switch (typeof value) {
+    case 'string':
+      hash.update('s');
+      feedText(hash, value);
+      return;
+    case 'number':
+      hash.update(Number.isFinite(value) ? `n${value};` : 'z');
+      return;
+    case 'boolean':
+      hash.update(value ? 't' : 'f');
+      return;
+    case 'bigint':
+      throw new TypeError('questionDigest: a bigint is not JSON');
+  }
+  const object = value as { toJSON?: () => unknown };
+  if (typeof object.toJSON === 'function') {
+    feedValue(hash, object.toJSON(), depth + 1);
+    return;
+  }
+  if (Array.isArray(value)) {
+    hash.update(`[${value.length}:`);
+    for (const item of value) feedValue(hash, item, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((name) => {
+      const member = record[name];
+      return member !== undefined && typeof member !== 'function' && typeof member !== 'symbol';
+    })
+    .sort();
+  hash.update(`{${keys.length}:`);
+  for (const name of keys) {
+    feedText(hash, name);
+    feedValue(hash, record[name], depth + 1);
+  }
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -96,7 +158,9 @@ export type JournalStore = Pick<SharedStore, 'keep' | 'recall'>;
 
 /**
  * The state with its largest inline entries spilled to the store until it fits `budgetBytes` (kept until
- * `expiresAtMs`). Without a store that keeps values, nothing spills (the caller's seal then finds it too large).
+ * `expiresAtMs`). An entry brought back from the store (it still carries its `r`) stays spilled without being
+ * written again: it was kept for every round the call may take. Without a store that keeps values, nothing spills
+ * (the caller's seal then finds it too large).
  */
 export async function spillJournal(
   state: KitState,
@@ -104,22 +168,24 @@ export async function spillJournal(
   store: JournalStore | undefined,
   expiresAtMs: number,
 ): Promise<KitState> {
-  let size = sizeOf(state);
-  if (size <= budgetBytes || store?.keep === undefined) return state;
-  const entries = state.j.map((entry) => ({ ...entry }));
+  const entries = state.j.map((entry): JournalEntry => {
+    if (entry.r === undefined) return entry;
+    const { v: _kept, ...spilled } = entry;
+    return spilled;
+  });
+  let size = sizeOf({ ...state, j: entries });
+  if (size <= budgetBytes || store?.keep === undefined) return { ...state, j: entries };
   const bySize = entries
-    .map((entry, index) => ({ index, bytes: entry.v === undefined ? 0 : sizeOf(entry.v) }))
-    .filter((item) => item.bytes > 64)
-    .sort((a, b) => b.bytes - a.bytes);
-  for (const { index, bytes } of bySize) {
+    .map((entry, index) => ({ index, json: entry.v === undefined ? '' : JSON.stringify(entry.v) }))
+    .filter((item) => Buffer.byteLength(item.json, 'utf8') > 64)
+    .sort((a, b) => b.json.length - a.json.length);
+  for (const { index, json } of bySize) {
     if (size <= budgetBytes) break;
-    const entry = entries[index]!;
-    const json = JSON.stringify(entry.v);
     const ref = sha256(json);
     await store.keep(`${STORE_PREFIX}${ref}`, json, expiresAtMs);
-    delete entry.v;
-    entry.r = ref;
-    size -= bytes - ref.length - 6;
+    const { v: _spilled, ...rest } = entries[index]!;
+    entries[index] = { ...rest, r: ref };
+    size -= Buffer.byteLength(json, 'utf8') - ref.length - 6;
   }
   return { ...state, j: entries };
 }
@@ -133,8 +199,8 @@ export async function restoreJournal(state: KitState, store: JournalStore | unde
       const json = store?.recall === undefined ? undefined : await store.recall(`${STORE_PREFIX}${entry.r}`);
       if (json === undefined) throw new JournalLostError(`spilled journal entry '${entry.k}' is not in the store`);
       if (sha256(json) !== entry.r) throw new JournalLostError(`spilled journal entry '${entry.k}' does not match`);
-      const { r: _ref, ...inline } = entry;
-      return { ...inline, v: JSON.parse(json) as unknown };
+      // The entry keeps its `r`: sealed again, it stays spilled (spillJournal).
+      return { ...entry, v: JSON.parse(json) as unknown };
     }),
   );
   return { ...state, j: entries };

@@ -8,6 +8,8 @@
 import {
   inputRequired,
   type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequest,
@@ -28,7 +30,7 @@ import {
   type PendingQuestion,
 } from './journal.js';
 import type { ModelKit } from './kit.js';
-import type { ModelTool, ModelToolContext, SampleAnswer, SampleRequest } from './modelTool.js';
+import type { ModelTool, ModelToolContext, SampleAnswer, SampleRequest, SampleRoute } from './modelTool.js';
 import { routeQuestion, type Passed } from './routes.js';
 import { createToolRepo, type ToolRepo } from './toolRepo.js';
 
@@ -64,8 +66,32 @@ export interface ReplayInput {
   meter: UsageMeter;
 }
 
+/**
+ * The journal as the project's own flows use it (kit/flowOnKit.ts), under {@link FLOW_BRIDGE} on the context. A flow
+ * is a state machine: its state says where it is, so it does not replay from the top. Its journal is one checkpoint
+ * — the flow's state when it asked the host, sealed with the pending question — and each round resumes from it with
+ * the retry's answer, as the flow engine does with its own sealed state. The question goes out as the flow prepared
+ * it (a flow redacts every request it prepares with the same redactor: flows/summarizeRepo/redaction.ts), under its
+ * step's key every time it is asked. Not part of the public API.
+ */
+export interface FlowBridge {
+  readonly kit: ModelKit;
+  readonly toolContext: ToolContext;
+  readonly meter: UsageMeter;
+  /** The checkpoint this round resumes from (none on a first call), and the retry's answers. */
+  resume<T>(): { checkpoint: T | undefined; responses: Record<string, unknown> };
+  /** Ends the run with a question for the host, `checkpoint` becoming the journal the next round resumes from. */
+  askHost(key: string, params: CreateMessageRequestParams, checkpoint: unknown): never;
+}
+
+/** The key of a flow's checkpoint in the journal. */
+const CHECKPOINT_KEY = 'flow';
+
+/** The context property under which the project's flows find their bridge. */
+export const FLOW_BRIDGE: unique symbol = Symbol('mcp-model-input.flowBridge');
+
 export interface Replay {
-  context: ModelToolContext;
+  context: ModelToolContext & { readonly [FLOW_BRIDGE]: FlowBridge };
   /** The round to ask, once the run reached a question only the host can answer. */
   asked(): AskRound | undefined;
   journal(): JournalEntry[];
@@ -145,20 +171,19 @@ export function createReplay(input: ReplayInput): Replay {
     const digest = questionDigest('s', step, wire);
     const at = place('s', step, digest);
     if (at.entry !== undefined) return at.entry.v as SampleAnswer;
-    // The redactor loads at the first question: a server answers discovery and tools/list without it.
-    const { redactRequest } = await import('../repo/secrets/requestRedaction.js');
-    const { params } = await redactRequest(wire);
     const sources = sourcesFor(kit, tool.name, step);
-    const routeInput = {
+    // The redactor loads at the first question (a server answers discovery and tools/list without it), and runs
+    // only where the question is sent: not for the answer a retry brings, unless a server-side model takes over.
+    const routeInput = async () => ({
       tool,
       step,
       request: withDefaults,
-      params,
+      params: (await redactQuestion(wire)).params,
       capabilities: ctx.clientCapabilities,
       ...(ctx.hostUnavailable !== undefined && { hostUnavailable: ctx.hostUnavailable }),
       meter,
       signal: ctx.signal,
-    };
+    });
     if (at.pending === true && input.answer !== undefined) {
       const key = pending!.w;
       const result = readSamplingResult(key, input.answer);
@@ -175,18 +200,19 @@ export function createReplay(input: ReplayInput): Replay {
       const passed: Passed[] = [
         { source: 'host', why: `the client's model gave an unusable answer: ${checked.reason}`, notable: true },
       ];
-      const outcome = await routeQuestion({ ...routeInput, sources: after.filter((s) => s.kind !== 'host') }, passed);
+      const outcome = await routeQuestion({ ...(await routeInput()), sources: after.filter((s) => s.kind !== 'host') }, passed);
       if (outcome.kind !== 'answered') throw new UnusableAnswerError(key, checked.reason);
       return answered(step, digest, outcome.answer, outcome.source, outcome.passed);
     }
+    const routed = await routeInput();
     if (at.pending === true) {
       // Asked before, not answered by this retry: asked again (the spec), counted against the round cap.
-      return ask(pending!, inputRequired.createMessage(params));
+      return ask(pending!, inputRequired.createMessage(routed.params));
     }
-    const outcome = await routeQuestion({ ...routeInput, sources });
+    const outcome = await routeQuestion({ ...routed, sources });
     if (outcome.kind === 'answered') return answered(step, digest, outcome.answer, outcome.source, outcome.passed);
     if (outcome.kind === 'ask') {
-      return ask({ t: 's', k: step, d: digest, w: wireKey('s', step) }, inputRequired.createMessage(params));
+      return ask({ t: 's', k: step, d: digest, w: wireKey('s', step) }, inputRequired.createMessage(routed.params));
     }
     kit.events?.routed?.({ tool: tool.name, step, passed: outcome.passed.map(describe) });
     throw new NoSourceError(
@@ -243,7 +269,23 @@ export function createReplay(input: ReplayInput): Replay {
     return kept as T;
   }
 
-  const context: ModelToolContext = {
+  function resume<T>(): { checkpoint: T | undefined; responses: Record<string, unknown> } {
+    const [entry] = journal;
+    const checkpoint = entry?.t === 'o' && entry.k === CHECKPOINT_KEY ? (entry.v as T) : undefined;
+    const answered = pending !== undefined && input.answer !== undefined;
+    return { checkpoint, responses: answered ? { [pending!.w]: input.answer } : {} };
+  }
+
+  function askHost(key: string, params: CreateMessageRequestParams, checkpoint: unknown): never {
+    journal.length = 0;
+    journal.push({ t: 'o', k: CHECKPOINT_KEY, d: questionDigest('o', CHECKPOINT_KEY, null), v: checkpoint });
+    // No digest: a flow resumes from its checkpoint and never asks an answered question again.
+    return ask({ t: 's', k: key, w: key }, inputRequired.createMessage(params));
+  }
+
+  const bridge: FlowBridge = { kit, toolContext: ctx, meter, resume, askHost };
+  const context: ModelToolContext & { readonly [FLOW_BRIDGE]: FlowBridge } = {
+    [FLOW_BRIDGE]: bridge,
     sample,
     elicit,
     once,
@@ -256,6 +298,17 @@ export function createReplay(input: ReplayInput): Replay {
     log: (level, data) => ctx.log(level, data),
   };
   return { context, asked: () => asked, journal: () => journal, notes: () => notes };
+}
+
+/** The redactor's module, imported at the first question and kept. */
+let redactor: Promise<typeof import('../repo/secrets/requestRedaction.js')> | undefined;
+
+async function redactQuestion(wire: CreateMessageRequestParams) {
+  const { redactRequest } = await (redactor ??= import('../repo/secrets/requestRedaction.js').catch((error: unknown) => {
+    redactor = undefined; // a failed load is tried again by the next question
+    throw error;
+  }));
+  return redactRequest(wire);
 }
 
 const describe = (reason: Passed): string => `${reason.source}: ${reason.why}`;

@@ -16,7 +16,13 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 
-import { askForInput, openRound, type RoundOptions, type RoundTarget } from '../flows/inputRounds.js';
+import {
+  askForInput,
+  DEFAULT_MAX_ROUNDS,
+  openRound,
+  type RoundOptions,
+  type RoundTarget,
+} from '../flows/inputRounds.js';
 import { RequestStateRejectedError } from '../flows/roundErrors.js';
 import type { ToolContext } from '../flows/tool.js';
 import { createUsageMeter, DEFAULT_MODEL_BUDGET, type ModelCallRecord } from '../models/usage.js';
@@ -29,19 +35,32 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function roundOptions(kit: ModelKit): RoundOptions {
+/** What one call may set apart from its kit. */
+export interface ModelToolCallOptions {
+  /** The MRTR round cap of this call (a tool whose bounds are tighter than the kit's, like explore mode's rounds). */
+  maxRounds?: number;
+}
+
+function roundOptions(kit: ModelKit, call: ModelToolCallOptions): RoundOptions {
+  const maxRounds = call.maxRounds ?? kit.maxRounds;
   return {
     codec: kit.codec,
     logger: kit.logger,
     requireState: true,
     store: kit.store,
-    ...(kit.maxRounds !== undefined && { maxRounds: kit.maxRounds }),
+    ...(maxRounds !== undefined && { maxRounds }),
     ...(kit.events !== undefined && { events: kit.events }),
   };
 }
 
-async function openKitRound(tool: ModelTool, kit: ModelKit, target: RoundTarget, ctx: ToolContext) {
-  const opened = await openRound<KitState>(ctx, target, roundOptions(kit), () => ({ j: [] }));
+async function openKitRound(
+  tool: ModelTool,
+  kit: ModelKit,
+  target: RoundTarget,
+  ctx: ToolContext,
+  call: ModelToolCallOptions,
+) {
+  const opened = await openRound<KitState>(ctx, target, roundOptions(kit, call), () => ({ j: [] }));
   try {
     return { ...opened, state: await restoreJournal(opened.state, kit.store) };
   } catch (error) {
@@ -60,9 +79,10 @@ export async function runModelTool(
   kit: ModelKit,
   args: unknown,
   ctx: ToolContext,
+  call: ModelToolCallOptions = {},
 ): Promise<CallToolResult | InputRequiredResult> {
   const target: RoundTarget = { method: 'tools/call', name: tool.name, args };
-  const opened = await openKitRound(tool, kit, target, ctx);
+  const opened = await openKitRound(tool, kit, target, ctx, call);
   const pending = opened.state.p;
   const meter = createUsageMeter({
     budget: kit.models.budget ?? DEFAULT_MODEL_BUDGET,
@@ -81,36 +101,26 @@ export async function runModelTool(
     answer: pending === undefined ? undefined : opened.responses[pending.w],
     meter,
   });
+  const askHost = (asked: AskRound) =>
+    askRound(kit, call, target, ctx, opened.round, replay.journal(), replay.notes(), meter.totals(), asked);
   let returned: CallToolResult | string;
   try {
     returned = await tool.run(args as never, replay.context);
   } catch (error) {
-    if (error instanceof AskRound)
-      return askRound(tool, kit, target, ctx, opened.round, replay.journal(), replay.notes(), meter.totals(), error);
-    if (replay.asked() !== undefined)
-      return askRound(
-        tool,
-        kit,
-        target,
-        ctx,
-        opened.round,
-        replay.journal(),
-        replay.notes(),
-        meter.totals(),
-        replay.asked()!,
-      );
+    if (error instanceof AskRound) return askHost(error);
+    const asked = replay.asked();
+    if (asked !== undefined) return askHost(asked);
     return failure(tool, kit, ctx, error);
   }
   // A run that swallowed the round's signal still asks the host.
   const asked = replay.asked();
-  if (asked !== undefined)
-    return askRound(tool, kit, target, ctx, opened.round, replay.journal(), replay.notes(), meter.totals(), asked);
+  if (asked !== undefined) return askHost(asked);
   return finish(tool, returned, replay.notes());
 }
 
 async function askRound(
-  tool: ModelTool,
   kit: ModelKit,
+  call: ModelToolCallOptions,
   target: RoundTarget,
   ctx: ToolContext,
   round: number,
@@ -126,10 +136,10 @@ async function askRound(
     ...(usage !== undefined && usage.calls > 0 && { u: usage }),
   };
   // Spilled entries must outlive every round the call may still take (each round lasts at most the state's TTL).
-  const rounds = (kit.maxRounds ?? 6) + 1;
+  const rounds = (call.maxRounds ?? kit.maxRounds ?? DEFAULT_MAX_ROUNDS) + 1;
   const expiresAtMs = Date.now() + kit.codec.ttlSeconds * 1000 * rounds;
   const sealed = await spillJournal(state, kit.inlineJournalBytes, kit.store, expiresAtMs);
-  const outcome = askForInput(ctx, target, roundOptions(kit), sealed, round, { [asked.pending.w]: asked.request });
+  const outcome = askForInput(ctx, target, roundOptions(kit, call), sealed, round, { [asked.pending.w]: asked.request });
   return outcome.kind === 'asked' ? outcome.result : toolError(outcome.message);
 }
 

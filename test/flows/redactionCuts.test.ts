@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { SealedFlow } from '../../src/flows/engine.js';
-import { runSummarizeRepo } from '../../src/flows/summarizeRepo/run.js';
+import { runSummarizeRepo } from '../../src/app/summarizeRepoRun.js';
 import { summarizeRepoInput } from '../../src/flows/summarizeRepo/schema.js';
 import { silentLogger } from '../../src/logger.js';
 import { createScriptedModel } from '../../src/models/scripted.js';

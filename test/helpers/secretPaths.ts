@@ -11,7 +11,7 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { runLocalSummarize } from '../../src/app/localSummarize.js';
 import { createModelInputHttpFront, createModelInputServer } from '../../src/app/modelInputServer.js';
 import type { SealedFlow } from '../../src/flows/engine.js';
-import { runSummarizeRepo } from '../../src/flows/summarizeRepo/run.js';
+import { runSummarizeRepo } from '../../src/app/summarizeRepoRun.js';
 import { summarizeRepoInput } from '../../src/flows/summarizeRepo/schema.js';
 import { silentLogger } from '../../src/logger.js';
 import { createScriptedModel } from '../../src/models/scripted.js';

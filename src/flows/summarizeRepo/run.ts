@@ -1,10 +1,12 @@
-/** Runs one `summarize_repo` call: the flow on the engine, with the tool's failures as `isError` results. */
-import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+/**
+ * What one `summarize_repo` call runs, apart from the kit that runs it (src/app/summarizeRepoRun.ts): the options,
+ * the flow of the call's mode, what a repository failure tells the client, and the served root's warm-up survey.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { ModelInputError } from '../../errors.js';
 import { openRepository, sharedSurveyCache } from '../../repo/index.js';
 import type { ToolContext } from '../tool.js';
-import { runFlow } from '../engine.js';
 import { createSummarizeRepoFlow } from './flow.js';
 import { createExploreFlow } from './explore/flow.js';
 import { DEFAULT_EXPLORE_BOUNDS, type ExploreBounds } from './explore/bounds.js';
@@ -17,12 +19,13 @@ import type { ModelPlan } from '../../models/sources.js';
 import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
 import type { StateCodec } from '../../state/index.js';
 import type { SharedStore } from '../../state/stores/index.js';
-import type { FlowEvents, SamplingMissingRevision, SealedFlow } from '../engine.js';
+import type { FlowEvents, SealedFlow } from '../engine.js';
 import { resolveBudgets, type SummarizeBudgets } from './prompts.js';
 
 export interface SummarizeRepoToolOptions {
   root: string;
-  codec: StateCodec<SealedFlow<unknown>>;
+  /** The request-state codec (when the tool makes its own kit; a server's kit has its own). */
+  codec?: StateCodec<SealedFlow<unknown>>;
   models: ModelPlan;
   logger: Logger;
   maxRounds?: number;
@@ -60,13 +63,12 @@ function exploreBounds(options: SummarizeRepoToolOptions, ctx: ToolContext): Par
   return { ...options.explore, rounds: Math.max(1, rounds) };
 }
 
-export async function runSummarizeRepo(
+/** The flow of this call's mode (pick or explore), reading the served root under the call's signal. */
+export function summarizeFlowFor(
   options: SummarizeRepoToolOptions,
   args: SummarizeRepoArgs,
   ctx: ToolContext,
-  /** Told (with the client's self-reported name and its revision) when a client without sampling is refused. */
-  onSamplingMissing: (client: string, revision: SamplingMissingRevision) => void,
-): Promise<CallToolResult | InputRequiredResult> {
+): FlowDefinition<SummarizeRepoArgs, FlowState> {
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
   // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
   const repository = { ...(cache !== undefined && { cache }), ...options.repository, signal: ctx.signal };
@@ -81,33 +83,26 @@ export async function runSummarizeRepo(
       : createSummarizeRepoFlow(openRepo, options.budgets, {
           ...(options.fileTokens === false && { fileTokens: false }),
         });
-  try {
-    return await runFlow(flow as FlowDefinition<SummarizeRepoArgs, FlowState>, args, ctx, {
-      codec: options.codec,
-      models: options.models,
-      logger: options.logger,
-      onSamplingMissing,
-      ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
-      ...(options.store !== undefined && { store: options.store }),
-      ...(options.events !== undefined && { events: options.events }),
-    });
-  } catch (error) {
-    if (error instanceof ModelInputError && error.code === 'path_outside_root') {
-      return {
-        content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
-        isError: true,
-      };
-    }
-    if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
-      // The message names a host path: it goes to the operator's log, not to the client.
-      options.logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
-      return {
-        content: [{ type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' }],
-        isError: true,
-      };
-    }
-    throw error;
+  return flow as FlowDefinition<SummarizeRepoArgs, FlowState>;
+}
+
+/** The tool's answer to a repository failure (a bad `path`, an unreadable root); undefined for other errors. */
+export function repoFailureResult(error: unknown, logger: Logger): CallToolResult | undefined {
+  if (error instanceof ModelInputError && error.code === 'path_outside_root') {
+    return {
+      content: [{ type: 'text', text: `${error.message}. Pass 'path' as a sub-directory of the served root.` }],
+      isError: true,
+    };
   }
+  if (error instanceof ModelInputError && (error.code === 'root_invalid' || error.code === 'repo_unreadable')) {
+    // The message names a host path: it goes to the operator's log, not to the client.
+    logger.warn(`${TOOL_NAME}: ${error.message}`, 'repo_unreadable');
+    return {
+      content: [{ type: 'text', text: 'The served repository is not readable right now. Ask the server operator.' }],
+      isError: true,
+    };
+  }
+  return undefined;
 }
 
 /**

@@ -9,7 +9,8 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { SealedFlow } from '../../../src/flows/engine.js';
-import { runSummarizeRepo, type SummarizeRepoToolOptions } from '../../../src/flows/summarizeRepo/run.js';
+import { runSummarizeRepo } from '../../../src/app/summarizeRepoRun.js';
+import type { SummarizeRepoToolOptions } from '../../../src/flows/summarizeRepo/run.js';
 import { summarizeRepoInput } from '../../../src/flows/summarizeRepo/schema.js';
 import type { ToolContext } from '../../../src/flows/tool.js';
 import { silentLogger } from '../../../src/logger.js';

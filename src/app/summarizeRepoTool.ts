@@ -1,0 +1,45 @@
+/**
+ * `summarize_repo` as a server registers it: the descriptor (flows/summarizeRepo/tool.ts) and a `run` that loads
+ * the tool's kit run (summarizeRepoRun.ts: the flow, the kit, the reader) at the first call, so a server answers
+ * `server/discover` and `tools/list` without it. Served on the server's kit when it has one (modelInputServer.ts),
+ * on a kit of its own otherwise.
+ */
+import type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/run.js';
+import { samplingMissingNotice, SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
+import { defineTool, type AnyToolDefinition } from '../flows/tool.js';
+import type { ModelKit } from '../kit/kit.js';
+import type { runSummarizeRepo } from './summarizeRepoRun.js';
+
+export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
+  /**
+   * The kit the tool runs on (model plan, codec, store, round cap, events): a server's, shared with its other model
+   * tools. Without it the tool makes one from these options.
+   */
+  kit?: ModelKit;
+}
+
+/**
+ * The tool's run, imported at the first call and kept: an `import()` per call resolves the module again (a round
+ * trip to the loader's hooks thread, when hooks are registered as under `tsx`).
+ */
+let runModule: Promise<{ runSummarizeRepo: typeof runSummarizeRepo }> | undefined;
+
+export function createSummarizeRepoTool(options: SummarizeRepoOptions): AnyToolDefinition {
+  const onSamplingMissing = samplingMissingNotice(options.logger, options.models.spec);
+  const { input, output, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
+  return defineTool({
+    ...descriptor,
+    inputSchema: input,
+    outputSchema: output,
+    task: 'optional',
+    async run(args, ctx) {
+      const { runSummarizeRepo } = await (runModule ??= import('./summarizeRepoRun.js').catch((error: unknown) => {
+        runModule = undefined; // a failed load is tried again by the next call
+        throw error;
+      }));
+      return runSummarizeRepo(options, args, ctx, (client, revision) =>
+        onSamplingMissing(client, ctx.principal, revision),
+      );
+    },
+  });
+}
