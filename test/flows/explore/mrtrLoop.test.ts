@@ -121,8 +121,7 @@ describe('explore over MRTR', () => {
     const largest = Math.max(...run.states.map((state) => state.length));
     expect(largest).toBeLessThanOrEqual(DEFAULT_MAX_STATE_TOKEN_BYTES);
     // The call log grows each round; at the loop maximum it outgrows the journal's inline budget and spills to the
-    // store (kit/journal.ts): the last token carries its digest, and is the smallest.
-    expect(Math.min(...run.states.map((state) => state.length))).toBe(run.states.at(-1)!.length);
+    // store (kit/journal.ts): the last token carries its digest instead.
     expect(run.states.at(-1)!.length).toBeLessThan(1024);
     await channel.close();
   });
