@@ -36,8 +36,11 @@ function builtinSteps(): Record<string, BuiltinModel> {
 
 /** The model tool of one set of options (the server's, or a caller's). */
 export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool {
+  // The result schema is published by the served descriptor (summarizeRepoTool.ts) and met by the flows' results
+  // (their tests parse it): not given here, the kit does not parse every summary again.
+  const { output: _published, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
   return defineModelTool({
-    ...SUMMARIZE_REPO_DESCRIPTOR,
+    ...descriptor,
     steps: {
       [PICK_KEY]: { description: 'Picks the most representative files from a ranked candidate list.' },
       [SUMMARY_KEY]: { description: 'Summarizes the files read for the audience.' },
@@ -46,7 +49,8 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
     builtin: builtinSteps(),
     task: 'optional',
     async run(args, context) {
-      const flow = summarizeFlowFor(options, args as SummarizeRepoArgs, toolContextOf(context, SUMMARIZE_REPO_DESCRIPTOR.name));
+      const ctx = toolContextOf(context, SUMMARIZE_REPO_DESCRIPTOR.name);
+      const flow = summarizeFlowFor(options, args as SummarizeRepoArgs, ctx);
       try {
         return await runFlowOnKit(flow, args as SummarizeRepoArgs, context);
       } catch (error) {

@@ -265,7 +265,6 @@ async function runRounds<Args, State extends FlowState>(
   options: EngineOptions,
 ): Promise<CallToolResult | InputRequiredResult> {
   const target: RoundTarget = { method: 'tools/call', name: flow.tool, args };
-  const capabilities = capabilitiesFor(flow as FlowDefinition<unknown, FlowState>, ctx);
   const maxRounds = options.maxRounds ?? flow.maxRounds;
   const rounds = {
     codec: options.codec,
@@ -404,12 +403,7 @@ export async function advanceFlow<Args, State extends FlowState>(
       state = outcome.next;
     } catch (error) {
       if (!(error instanceof FlowAnswerError)) throw error;
-      const fallback = fallbackSource(
-        run.models,
-        flow as FlowDefinition<unknown, FlowState>,
-        step.key,
-        capabilities,
-      );
+      const fallback = fallbackSource(run.models, flow as FlowDefinition<unknown, FlowState>, step.key, capabilities);
       if (fallback === undefined) throw new UnusableAnswerError(error.key, error.message);
       const name = serverModel(fallback, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';
       run.logger.info(

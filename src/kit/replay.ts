@@ -9,7 +9,6 @@ import {
   inputRequired,
   type ClientCapabilities,
   type CreateMessageRequestParams,
-  type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequest,
@@ -20,6 +19,7 @@ import type { ToolContext } from '../flows/tool.js';
 import { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 import type { ModelSource } from '../models/sources.js';
 import type { UsageMeter } from '../models/usage.js';
+import type * as RequestRedaction from '../repo/secrets/requestRedaction.js';
 import { checkAnswer, wireRequest } from './answers.js';
 import {
   questionDigest,
@@ -30,9 +30,11 @@ import {
   type PendingQuestion,
 } from './journal.js';
 import type { ModelKit } from './kit.js';
-import type { ModelTool, ModelToolContext, SampleAnswer, SampleRequest, SampleRoute } from './modelTool.js';
+import type { ModelTool, ModelToolContext, SampleAnswer, SampleRequest } from './modelTool.js';
 import { routeQuestion, type Passed } from './routes.js';
 import { createToolRepo, type ToolRepo } from './toolRepo.js';
+
+type RedactorModule = typeof RequestRedaction;
 
 /** Thrown through `run` when the host must answer: not an `Error`, so that `catch (e: Error)` code passes it on. */
 export class AskRound {
@@ -200,7 +202,10 @@ export function createReplay(input: ReplayInput): Replay {
       const passed: Passed[] = [
         { source: 'host', why: `the client's model gave an unusable answer: ${checked.reason}`, notable: true },
       ];
-      const outcome = await routeQuestion({ ...(await routeInput()), sources: after.filter((s) => s.kind !== 'host') }, passed);
+      const outcome = await routeQuestion(
+        { ...(await routeInput()), sources: after.filter((s) => s.kind !== 'host') },
+        passed,
+      );
       if (outcome.kind !== 'answered') throw new UnusableAnswerError(key, checked.reason);
       return answered(step, digest, outcome.answer, outcome.source, outcome.passed);
     }
@@ -301,13 +306,15 @@ export function createReplay(input: ReplayInput): Replay {
 }
 
 /** The redactor's module, imported at the first question and kept. */
-let redactor: Promise<typeof import('../repo/secrets/requestRedaction.js')> | undefined;
+let redactor: Promise<RedactorModule> | undefined;
 
 async function redactQuestion(wire: CreateMessageRequestParams) {
-  const { redactRequest } = await (redactor ??= import('../repo/secrets/requestRedaction.js').catch((error: unknown) => {
-    redactor = undefined; // a failed load is tried again by the next question
-    throw error;
-  }));
+  const { redactRequest } = await (redactor ??= import('../repo/secrets/requestRedaction.js').catch(
+    (error: unknown) => {
+      redactor = undefined; // a failed load is tried again by the next question
+      throw error;
+    },
+  ));
   return redactRequest(wire);
 }
 

@@ -139,7 +139,9 @@ async function askRound(
   const rounds = (call.maxRounds ?? kit.maxRounds ?? DEFAULT_MAX_ROUNDS) + 1;
   const expiresAtMs = Date.now() + kit.codec.ttlSeconds * 1000 * rounds;
   const sealed = await spillJournal(state, kit.inlineJournalBytes, kit.store, expiresAtMs);
-  const outcome = askForInput(ctx, target, roundOptions(kit, call), sealed, round, { [asked.pending.w]: asked.request });
+  const outcome = askForInput(ctx, target, roundOptions(kit, call), sealed, round, {
+    [asked.pending.w]: asked.request,
+  });
   return outcome.kind === 'asked' ? outcome.result : toolError(outcome.message);
 }
 
