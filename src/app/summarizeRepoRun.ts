@@ -8,22 +8,34 @@
  */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 
-import { refuseUpFront, withHostFallbackNote, type SamplingMissingRevision } from '../flows/engine.js';
+import { refuseUpFront, withHostFallbackNote } from '../flows/engine.js';
 import type { FlowDefinition, FlowState } from '../flows/flow.js';
 import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
-import { repoFailureResult, summarizeFlowFor } from '../flows/summarizeRepo/run.js';
+import {
+  repoFailureResult,
+  roundCapOf,
+  summarizeFlowFor,
+  type SummarizeRepoToolOptions,
+} from '../flows/summarizeRepo/run.js';
 import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY, type SummarizeRepoArgs } from '../flows/summarizeRepo/schema.js';
-import { SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
+import { samplingMissingNotice, SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
 import type { ToolContext } from '../flows/tool.js';
 import { wireRequest } from '../kit/answers.js';
-import { runFlowOnKit, toolContextOf } from '../kit/flowOnKit.js';
+import { flowCallOf, runFlowOnKit } from '../kit/flowOnKit.js';
 import { createModelKit, type ModelKit } from '../kit/kit.js';
 import { defineModelTool, type BuiltinAnswer, type BuiltinModel, type ModelTool } from '../kit/modelTool.js';
 import { runModelTool } from '../kit/runModelTool.js';
 import type { SealedRound } from '../flows/inputRounds.js';
 import type { StateCodec } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
-import type { SummarizeRepoOptions } from './summarizeRepoTool.js';
+
+export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
+  /**
+   * The kit the tool runs on (model plan, codec, store, round cap, events): a server's, shared with its other model
+   * tools. Without it the tool makes one from these options.
+   */
+  kit?: ModelKit;
+}
 
 /** Summarize's heuristic, as the model tool's built-in model of each step. */
 function builtinSteps(): Record<string, BuiltinModel> {
@@ -39,6 +51,7 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
   // The result schema is published by the served descriptor (summarizeRepoTool.ts) and met by the flows' results
   // (their tests parse it): not given here, the kit does not parse every summary again.
   const { output: _published, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
+  const onSamplingMissing = samplingMissingNotice(options.logger, options.models.spec);
   return defineModelTool({
     ...descriptor,
     steps: {
@@ -49,10 +62,19 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
     builtin: builtinSteps(),
     task: 'optional',
     async run(args, context) {
-      const ctx = toolContextOf(context, SUMMARIZE_REPO_DESCRIPTOR.name);
+      const { toolContext: ctx, kit } = flowCallOf(context, SUMMARIZE_REPO_DESCRIPTOR.name);
       const flow = summarizeFlowFor(options, args as SummarizeRepoArgs, ctx);
+      const anyFlow = flow as FlowDefinition<unknown, FlowState>;
+      // Decided before any repository work, on every round, as the flow engine decides it.
+      const refused = refuseUpFront(anyFlow, ctx, {
+        models: kit.models,
+        logger: options.logger,
+        onSamplingMissing: (client, revision) => onSamplingMissing(client, ctx.principal, revision),
+      });
+      if (refused !== undefined) return refused;
       try {
-        return await runFlowOnKit(flow, args as SummarizeRepoArgs, context);
+        const result = await runFlowOnKit(flow, args as SummarizeRepoArgs, context);
+        return withHostFallbackNote(anyFlow, ctx, kit.models, result) as CallToolResult;
       } catch (error) {
         const failed = repoFailureResult(error, options.logger);
         if (failed === undefined) throw error;
@@ -94,26 +116,17 @@ function kitFrom(options: SummarizeRepoOptions): ModelKit {
 /** Per options object: its model tool and kit, made once. */
 const prepared = new WeakMap<SummarizeRepoOptions, { tool: ModelTool; kit: ModelKit }>();
 
+/** One call of `summarize_repo` on the options' kit (the server's, or one made from the options). */
 export async function runSummarizeRepo(
   options: SummarizeRepoOptions,
   args: SummarizeRepoArgs,
   ctx: ToolContext,
-  /** Told (with the client's self-reported name and its revision) when a client without sampling is refused. */
-  onSamplingMissing: (client: string, revision: SamplingMissingRevision) => void,
 ): Promise<CallToolResult | InputRequiredResult> {
   let made = prepared.get(options);
   if (made === undefined) {
     made = { tool: summarizeRepoModelTool(options), kit: options.kit ?? kitFrom(options) };
     prepared.set(options, made);
   }
-  // The flow's shape (its steps, built-in model, tools) decides the refusals; it opens nothing until run.
-  const flow = summarizeFlowFor(options, args, ctx) as FlowDefinition<unknown, FlowState>;
-  const engine = { models: made.kit.models, logger: options.logger, onSamplingMissing };
-  const refused = refuseUpFront(flow, ctx, engine);
-  if (refused !== undefined) return refused;
-  const maxRounds = options.maxRounds ?? flow.maxRounds;
-  const result = await runModelTool(made.tool, made.kit, args, ctx, {
-    ...(maxRounds !== undefined && { maxRounds }),
-  });
-  return withHostFallbackNote(flow, ctx, made.kit.models, result);
+  const maxRounds = roundCapOf(options, args, ctx);
+  return runModelTool(made.tool, made.kit, args, ctx, { ...(maxRounds !== undefined && { maxRounds }) });
 }

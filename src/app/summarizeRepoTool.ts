@@ -4,19 +4,11 @@
  * `server/discover` and `tools/list` without it. Served on the server's kit when it has one (modelInputServer.ts),
  * on a kit of its own otherwise.
  */
-import type { SummarizeRepoToolOptions } from '../flows/summarizeRepo/run.js';
-import { samplingMissingNotice, SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
+import { SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
 import { defineTool, type AnyToolDefinition } from '../flows/tool.js';
-import type { ModelKit } from '../kit/kit.js';
-import type { runSummarizeRepo } from './summarizeRepoRun.js';
+import type { runSummarizeRepo, SummarizeRepoOptions } from './summarizeRepoRun.js';
 
-export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
-  /**
-   * The kit the tool runs on (model plan, codec, store, round cap, events): a server's, shared with its other model
-   * tools. Without it the tool makes one from these options.
-   */
-  kit?: ModelKit;
-}
+export type { SummarizeRepoOptions };
 
 /**
  * The tool's run, imported at the first call and kept: an `import()` per call resolves the module again (a round
@@ -25,7 +17,6 @@ export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
 let runModule: Promise<{ runSummarizeRepo: typeof runSummarizeRepo }> | undefined;
 
 export function createSummarizeRepoTool(options: SummarizeRepoOptions): AnyToolDefinition {
-  const onSamplingMissing = samplingMissingNotice(options.logger, options.models.spec);
   const { input, output, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
   return defineTool({
     ...descriptor,
@@ -37,9 +28,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoOptions): AnyToolD
         runModule = undefined; // a failed load is tried again by the next call
         throw error;
       }));
-      return runSummarizeRepo(options, args, ctx, (client, revision) =>
-        onSamplingMissing(client, ctx.principal, revision),
-      );
+      return runSummarizeRepo(options, args, ctx);
     },
   });
 }

@@ -18,6 +18,7 @@ import {
 import { advanceFlow } from '../flows/engine.js';
 import type { FlowDefinition, FlowState } from '../flows/flow.js';
 import type { ToolContext } from '../flows/tool.js';
+import type { ModelKit } from './kit.js';
 import type { ModelToolContext } from './modelTool.js';
 import { FLOW_BRIDGE, type FlowBridge } from './replay.js';
 
@@ -36,9 +37,10 @@ function bridgeOf(context: ModelToolContext, tool: string): FlowBridge {
   return bridge;
 }
 
-/** The request a model tool's run serves, for a tool of this package that shapes its work by it. */
-export function toolContextOf(context: ModelToolContext, tool: string): ToolContext {
-  return bridgeOf(context, tool).toolContext;
+/** The request a flow's run serves and the kit it runs on, for a tool of this package that shapes its work by them. */
+export function flowCallOf(context: ModelToolContext, tool: string): { toolContext: ToolContext; kit: ModelKit } {
+  const { toolContext, kit } = bridgeOf(context, tool);
+  return { toolContext, kit };
 }
 
 /**

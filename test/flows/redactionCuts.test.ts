@@ -92,7 +92,6 @@ describe('a window or a cut never shows a part of a secret', () => {
       },
       summarizeRepoInput.parse({ maxFiles: 1 }),
       firstCallContext(),
-      () => {},
     );
     const summaryPrompt = JSON.stringify(model.calls.find((call) => call.key === 'summary')?.params);
     expect(summaryPrompt).toContain('[… truncated: showing');

@@ -61,7 +61,6 @@ async function provider(repo: PathRepo): Promise<PathRun> {
     },
     summarizeRepoInput.parse(args(repo.files)),
     firstCallContext(),
-    () => {},
   );
   return { prompts: JSON.stringify(model.calls), output: JSON.stringify(result) };
 }

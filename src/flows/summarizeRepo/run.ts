@@ -9,7 +9,7 @@ import { openRepository, sharedSurveyCache } from '../../repo/index.js';
 import type { ToolContext } from '../tool.js';
 import { createSummarizeRepoFlow } from './flow.js';
 import { createExploreFlow } from './explore/flow.js';
-import { DEFAULT_EXPLORE_BOUNDS, type ExploreBounds } from './explore/bounds.js';
+import { DEFAULT_EXPLORE_BOUNDS, resolveBounds, type ExploreBounds } from './explore/bounds.js';
 import type { FlowDefinition, FlowState } from '../flow.js';
 import { DEFAULT_MODEL_BUDGET } from '../../models/usage.js';
 import type { SummarizeRepoArgs } from './schema.js';
@@ -61,6 +61,16 @@ function exploreBounds(options: SummarizeRepoToolOptions, ctx: ToolContext): Par
     ctx.maxSamples ?? Number.POSITIVE_INFINITY,
   );
   return { ...options.explore, rounds: Math.max(1, rounds) };
+}
+
+/** The MRTR round cap of this call: the configured one, or explore mode's rounds bound (pick mode: the kit's). */
+export function roundCapOf(
+  options: SummarizeRepoToolOptions,
+  args: SummarizeRepoArgs,
+  ctx: ToolContext,
+): number | undefined {
+  if (options.maxRounds !== undefined || args.mode !== 'explore') return options.maxRounds;
+  return resolveBounds(exploreBounds(options, ctx)).rounds;
 }
 
 /** The flow of this call's mode (pick or explore), reading the served root under the call's signal. */

@@ -53,7 +53,6 @@ describe('explore on the credential corpus', () => {
       },
       summarizeRepoInput.parse({ mode: 'explore' }),
       firstCallContext(),
-      () => {},
     )) as CallToolResult;
     expect(result.isError).toBe(false);
     const everything = JSON.stringify(model.requests) + JSON.stringify(result);

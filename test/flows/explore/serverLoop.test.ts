@@ -58,7 +58,7 @@ function optionsOf(models: ModelPlan, root = repo.root): SummarizeRepoToolOption
 
 async function explore(models: ModelPlan, extra: Record<string, unknown> = {}): Promise<CallToolResult> {
   const args = summarizeRepoInput.parse({ mode: 'explore', ...extra });
-  return (await runSummarizeRepo(optionsOf(models), args, ctx(), () => {})) as CallToolResult;
+  return (await runSummarizeRepo(optionsOf(models), args, ctx())) as CallToolResult;
 }
 
 const structured = (result: CallToolResult) => result.structuredContent as Record<string, any>;
@@ -236,12 +236,7 @@ describe('explore on the built-in explorer', () => {
 
   it('keeps the default pick mode unchanged', async () => {
     const args = summarizeRepoInput.parse({});
-    const result = (await runSummarizeRepo(
-      optionsOf(parseModelSpec('builtin')),
-      args,
-      ctx(),
-      () => {},
-    )) as CallToolResult;
+    const result = (await runSummarizeRepo(optionsOf(parseModelSpec('builtin')), args, ctx())) as CallToolResult;
     expect(structured(result)['mode']).toBe('pick');
     expect(structured(result)['exploration']).toBeUndefined();
   });
@@ -258,7 +253,6 @@ describe('explore on the built-in explorer', () => {
         optionsOf(parseModelSpec('builtin'), tree.root),
         args,
         ctx(),
-        () => {},
       )) as CallToolResult;
       expect(result.isError).toBe(false);
       expect(structured(result)['picked']).toContain('pkg/README.md');
