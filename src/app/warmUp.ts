@@ -154,7 +154,7 @@ type Step = (signal: AbortSignal, served: ServedRoot | undefined, progress: Prog
 
 const STEPS: readonly Step[] = [
   async () => startTokenizerThread(),
-  () => import('../flows/summarizeRepo/run.js'),
+  () => import('./summarizeRepoRun.js'),
   async () => (await import('../repo/facts/languageData.js')).loadLanguageIndex(),
   async () => (await import('../repo/secrets/scanner.js')).scanText('warm-up: no secret here'),
   async (signal, served, progress) => {

@@ -330,6 +330,8 @@ export interface FlowAdvance<Args, State extends FlowState> {
   responses: Record<string, unknown>;
   /** Notes made in earlier rounds. */
   notes: readonly string[];
+  /** Told which source answered each step (the host's answer as it arrives; a server-side model once it is done). */
+  answered?(key: string, source: ModelSource, model: string): void;
   /** Ends the round with a question for the host, carrying what the next round resumes from. */
   askHost(
     key: string,
@@ -364,6 +366,7 @@ export async function advanceFlow<Args, State extends FlowState>(
     if (raw !== undefined) {
       answer = readSamplingResult(step.key, raw);
       run.events?.hostModelAnswer?.(step.key);
+      run.answered?.(step.key, { kind: 'host' }, 'host');
     }
     responses = {};
 
@@ -372,12 +375,13 @@ export async function advanceFlow<Args, State extends FlowState>(
       if ('done' in prepared) return withNotes(prepared.done, flow.notesField, notes) as CallToolResult;
       state = prepared.state ?? state;
       if (source.kind === 'host') return run.askHost(step.key, prepared.params, { state, notes });
+      const model = serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel; // refused up front
       let outcome: StepOutcome<State>;
       try {
         outcome = await runServerModelStep({
           tool: flow.tool,
           step,
-          model: serverModel(source, flow as FlowDefinition<unknown, FlowState>) as CompletionModel, // refused up front
+          model,
           args,
           state,
           params: prepared.params,
@@ -390,6 +394,7 @@ export async function advanceFlow<Args, State extends FlowState>(
         if (failed === undefined) throw error;
         return failed;
       }
+      run.answered?.(step.key, source, model.name);
       if ('done' in outcome) return finish(outcome.done);
       state = outcome.next;
       continue;

@@ -19,7 +19,8 @@ import { advanceFlow } from '../flows/engine.js';
 import type { FlowDefinition, FlowState } from '../flows/flow.js';
 import type { ToolContext } from '../flows/tool.js';
 import type { ModelKit } from './kit.js';
-import type { ModelToolContext } from './modelTool.js';
+import type { ModelSource } from '../models/sources.js';
+import type { ModelToolContext, SampleRoute } from './modelTool.js';
 import { FLOW_BRIDGE, type FlowBridge } from './replay.js';
 
 /** What a flow's round resumes from. */
@@ -28,6 +29,12 @@ interface FlowCheckpoint<State> {
   f: State;
   /** Notes for the final result made in earlier rounds. */
   n?: string[];
+}
+
+/** The route a source's answer took. */
+function routeOf(source: ModelSource, ctx: ToolContext): SampleRoute {
+  if (source.kind === 'host') return ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined ? 'live' : 'host';
+  return source.kind === 'builtin' ? 'builtin' : 'provider';
 }
 
 /** The bridge of a context made by this package's kit (the project's flows run only there). */
@@ -66,6 +73,15 @@ export async function runFlowOnKit<Args, State extends FlowState>(
     state: checkpoint?.f ?? flow.initial(args),
     responses,
     notes: checkpoint?.n ?? [],
+    // The test kit's routes (kit/testing.ts): which source answered each step; the plan chose it, so nothing passed.
+    answered: (step, source, model) =>
+      kit.events?.routed?.({
+        tool: flow.tool,
+        step,
+        route: routeOf(source, bridge.toolContext),
+        source: model,
+        passed: [],
+      }),
     askHost: (key: string, params: CreateMessageRequestParams, resume: { state: State; notes: string[] }) =>
       bridge.askHost(key, params, { f: resume.state, ...(resume.notes.length > 0 && { n: resume.notes }) }),
   });

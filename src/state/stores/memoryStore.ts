@@ -1,6 +1,4 @@
 /** The default store: this process only (one instance; nothing to install). */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-
 import { wrapRateLimiter } from './pointLimiter.js';
 import type { SharedStore } from './store.js';
 
@@ -48,8 +46,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore
       return Promise.resolve(entry !== undefined && entry.expiresAtMs > now() ? entry.value : undefined);
     },
     limiter({ name, points, durationSeconds }) {
-      const limiter = new RateLimiterMemory({ keyPrefix: `mmi:${name}`, points, duration: durationSeconds });
-      return wrapRateLimiter(limiter, points, 'memory');
+      const options = { keyPrefix: `mmi:${name}`, points, duration: durationSeconds };
+      return wrapRateLimiter((lib) => new lib.RateLimiterMemory(options), points, 'memory');
     },
     ping: () => Promise.resolve(),
     close: () => Promise.resolve(),

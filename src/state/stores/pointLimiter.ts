@@ -1,26 +1,52 @@
-/** `PointLimiter` over a rate-limiter-flexible limiter: its refusals as outcomes, its store errors as ours. */
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+/**
+ * `PointLimiter` over a rate-limiter-flexible limiter: its refusals as outcomes, its store errors as ours. The library
+ * loads at a limiter's first use, not with the store: a process that makes a store and never limits (the main job,
+ * whose tool runs on a kit with a store of its own) does not load it.
+ */
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
 
 import type { LimitOutcome, PointLimiter } from './store.js';
 import { StoreUnavailableError } from './storeUnavailableError.js';
 
-export function wrapRateLimiter(limiter: RateLimiterAbstract, points: number, store: string): PointLimiter {
+export type RateLimiterLibrary = typeof RateLimiterFlexible;
+
+let library: Promise<RateLimiterLibrary> | undefined;
+
+/** The library, imported once (a failed import is tried again by the next use). */
+function loadLibrary(): Promise<RateLimiterLibrary> {
+  return (library ??= import('rate-limiter-flexible').catch((error: unknown) => {
+    library = undefined;
+    throw error;
+  }));
+}
+
+export function wrapRateLimiter(
+  create: (library: RateLimiterLibrary) => RateLimiterFlexible.RateLimiterAbstract,
+  points: number,
+  store: string,
+): PointLimiter {
+  let made: Promise<{ lib: RateLimiterLibrary; limiter: RateLimiterFlexible.RateLimiterAbstract }> | undefined;
+  const ready = () => (made ??= loadLibrary().then((lib) => ({ lib, limiter: create(lib) })));
   const unavailable = (error: unknown): never => {
     throw new StoreUnavailableError(store, { cause: error });
   };
   return {
     async take(key, taken = 1) {
+      const { lib, limiter } = await ready();
       try {
         const result = await limiter.consume(key, taken);
         return { allowed: true, remaining: result.remainingPoints };
       } catch (error) {
         // The library rejects with its result object when over the limit, with an Error when the store failed.
-        if (error instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, error.msBeforeNext) };
+        if (error instanceof lib.RateLimiterRes) {
+          return { allowed: false, retryAfterMs: Math.max(1, error.msBeforeNext) };
+        }
         return unavailable(error);
       }
     },
     async check(key): Promise<LimitOutcome> {
-      let result: RateLimiterRes | null;
+      const { limiter } = await ready();
+      let result: RateLimiterFlexible.RateLimiterRes | null;
       try {
         result = await limiter.get(key);
       } catch (error) {
@@ -33,6 +59,7 @@ export function wrapRateLimiter(limiter: RateLimiterAbstract, points: number, st
     },
     async charge(key, charged) {
       if (charged <= 0) return;
+      const { limiter } = await ready();
       try {
         await limiter.penalty(key, charged);
       } catch (error) {

@@ -7,7 +7,6 @@
  */
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 
 import type { Logger } from '../../logger.js';
 import { wrapRateLimiter } from './pointLimiter.js';
@@ -115,14 +114,14 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
       return value ?? undefined;
     },
     limiter({ name, points, durationSeconds }) {
-      const limiter = new RateLimiterRedis({
+      const options = {
         storeClient: client,
         keyPrefix: `${prefix}${name}`,
         points,
         duration: durationSeconds,
         rejectIfRedisNotReady: true,
-      });
-      return wrapRateLimiter(limiter, points, description);
+      };
+      return wrapRateLimiter((lib) => new lib.RateLimiterRedis(options), points, description);
     },
     async ping() {
       await command(async () => {
