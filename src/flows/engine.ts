@@ -1,6 +1,8 @@
 /**
  * The flow engine: runs a `FlowDefinition` for one `tools/call`, across MRTR rounds when
- * a step's model is the host's, inline when it is server-owned.
+ * a step's model is the host's, inline when it is server-owned. Its loop (`advanceFlow`) is shared
+ * with the kit, which serves `summarize_repo`'s flows from a checkpoint in its journal
+ * (kit/flowOnKit.ts); `runFlow` carries the flow's state in a sealed state of its own.
  *
  * Per round: check capabilities (before any work), open and verify the sealed state,
  * take this round's answer if it is the one we asked for, then advance phases until the
