@@ -46,10 +46,10 @@ describe('docs/performance.md', () => {
     }
   });
 
-  it('covers what a user asks: start-up, rounds, request state, scale, redaction, tasks', async () => {
+  it('covers what a user asks: start-up, rounds, request state, scale, redaction, tasks, the kit', async () => {
     const results = JSON.parse(await read(namedSource(await read(PERFORMANCE_PAGE)))) as BenchResults;
     const parts = new Set(results.figures.map((figure) => figure.part));
-    for (const part of ['startup', 'rounds', 'codec', 'scale', 'repo', 'secrets', 'tasks'])
+    for (const part of ['startup', 'rounds', 'codec', 'scale', 'repo', 'secrets', 'tasks', 'kit'])
       expect(parts).toContain(part);
   });
 
