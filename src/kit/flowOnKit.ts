@@ -33,7 +33,8 @@ interface FlowCheckpoint<State> {
 
 /** The route a source's answer took. */
 function routeOf(source: ModelSource, ctx: ToolContext): SampleRoute {
-  if (source.kind === 'host') return ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined ? 'live' : 'host';
+  if (source.kind === 'host')
+    return ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined ? 'live' : 'host';
   return source.kind === 'builtin' ? 'builtin' : 'provider';
 }
 
