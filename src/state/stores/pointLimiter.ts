@@ -12,12 +12,21 @@ export type RateLimiterLibrary = typeof RateLimiterFlexible;
 
 let library: Promise<RateLimiterLibrary> | undefined;
 
-/** The library, imported once (a failed import is tried again by the next use). */
+/**
+ * The library, imported once (a failed import is tried again by the next use). It is CommonJS: Node lends its exports
+ * names, a bundle (the CLI's) may give only `default`.
+ */
 function loadLibrary(): Promise<RateLimiterLibrary> {
-  return (library ??= import('rate-limiter-flexible').catch((error: unknown) => {
-    library = undefined;
-    throw error;
-  }));
+  return (library ??= import('rate-limiter-flexible').then(
+    (loaded) =>
+      typeof loaded.RateLimiterMemory === 'function'
+        ? loaded
+        : (loaded as unknown as { default: RateLimiterLibrary }).default,
+    (error: unknown) => {
+      library = undefined;
+      throw error;
+    },
+  ));
 }
 
 export function wrapRateLimiter(
