@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../flows/tool.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../protocol/revisions.js';
 import { createModelKit, type ModelKitOptions, type RouteRecord } from './kit.js';
 import type { ModelTool } from './modelTool.js';
 import { runModelTool } from './runModelTool.js';
@@ -29,7 +30,7 @@ export interface ClientProfile {
   name: ClientProfileName;
   /** Who behaves like this today (documentation). */
   like: string;
-  revision: '2026-07-28' | '2025-11-25';
+  revision: typeof MODERN_REVISION | typeof LEGACY_REVISION;
   capabilities: ClientCapabilities;
   /** The user declines every sampling round. */
   declines?: boolean;
@@ -39,31 +40,31 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileName, ClientProfile>>
   'mrtr-sampling': {
     name: 'mrtr-sampling',
     like: 'a 2026-07-28 client lending its model, with tools in sampling',
-    revision: '2026-07-28',
+    revision: MODERN_REVISION,
     capabilities: { sampling: { tools: {} }, elicitation: { form: {} } },
   },
   'mrtr-no-sampling': {
     name: 'mrtr-no-sampling',
     like: 'Claude Code on 2026-07-28: roots and form elicitation, no sampling',
-    revision: '2026-07-28',
+    revision: MODERN_REVISION,
     capabilities: { roots: {}, elicitation: { form: {} } },
   },
   'legacy-sampling': {
     name: 'legacy-sampling',
     like: 'VS Code on 2025-11-25: live sampling',
-    revision: '2025-11-25',
+    revision: LEGACY_REVISION,
     capabilities: { sampling: {}, elicitation: {} },
   },
   'legacy-no-sampling': {
     name: 'legacy-no-sampling',
     like: 'Claude Desktop, Cursor on 2025-11-25: no sampling',
-    revision: '2025-11-25',
+    revision: LEGACY_REVISION,
     capabilities: {},
   },
   declines: {
     name: 'declines',
     like: 'a 2026-07-28 client whose user declines every sampling round',
-    revision: '2026-07-28',
+    revision: MODERN_REVISION,
     capabilities: { sampling: {}, elicitation: { form: {} } },
     declines: true,
   },
@@ -127,7 +128,7 @@ export async function testModelTool(tool: ModelTool, options: TestModelToolOptio
     events: { ...options.server?.events, routed: (record) => routes.push(record) },
   });
   const args = tool.input.parse(options.args ?? {});
-  const legacy = profile.revision === '2025-11-25';
+  const legacy = profile.revision === LEGACY_REVISION;
   const rounds: TestRound[] = [];
   const asked = new Map<string, number>();
   let capabilities = profile.capabilities;

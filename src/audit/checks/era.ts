@@ -5,12 +5,10 @@
  * report says so once (`protocol.revision`) instead of failing every 2026-07-28 rule for the same reason, and only
  * what still applies is checked within its session: `tools/list`, an unknown method, stdout hygiene.
  */
-import { MODERN_REVISION } from '../../protocol/revisions.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../../protocol/revisions.js';
 import { describeExchange, errorOf, isPlainObject, resultOf, type AuditContext } from '../context.js';
 import { RULES } from '../rules.js';
 
-/** The revision of the handshake offered to a server without `server/discover`. */
-const LEGACY_REVISION = '2025-11-25';
 /** The rules still judged against a server that speaks only 2025-11-25. */
 const LEGACY_RULES = new Set(['protocol.revision', 'tools_list.result', 'methods.unknown', 'transport.stdout_clean']);
 
