@@ -34,6 +34,7 @@ import {
 
 import type { Logger } from '../logger.js';
 import type { CompletionModel } from '../models/modelSource.js';
+import { isModelProviderError } from '../models/providerError.js';
 import type { ModelPlan, ModelSource } from '../models/sources.js';
 import {
   createUsageMeter,
@@ -239,6 +240,25 @@ function fallbackSource(
 }
 
 /**
+ * The server-side source the plan lists after `failed` for `key` (a provider that failed): the next one that can run
+ * this flow, if any. A plan made by hand without preference lists names none.
+ */
+function nextServerSource(
+  models: ModelPlan,
+  flow: FlowDefinition<unknown, FlowState>,
+  key: string,
+  failed: ModelSource,
+): ModelSource | undefined {
+  const list = models.preferences?.(flow.tool, key) ?? [];
+  const at = list.indexOf(failed);
+  if (at < 0) return undefined;
+  return list.slice(at + 1).find((source) => {
+    const model = serverModel(source, flow);
+    return model !== undefined && (flow.usesTools !== true || model.usesTools === true);
+  });
+}
+
+/**
  * A result with the engine's notes: each as a `Note:` text block, and appended to the flow's
  * `notesField` of a successful result's `structuredContent`.
  */
@@ -392,6 +412,22 @@ export async function advanceFlow<Args, State extends FlowState>(
           signal: ctx.signal,
         });
       } catch (error) {
+        // A provider that fails is followed by the next server-side source of the step's list, when there is one.
+        const failure = isModelProviderError(error) && !ctx.signal.aborted ? error : undefined;
+        const next =
+          failure && nextServerSource(run.models, flow as FlowDefinition<unknown, FlowState>, step.key, source);
+        if (failure !== undefined && next !== undefined) {
+          const name = serverModel(next, flow as FlowDefinition<unknown, FlowState>)?.name ?? 'builtin';
+          run.logger.info(
+            `${flow.tool}: ${step.key}: ${model.name} failed (${failure.message}); ${name} answers instead`,
+          );
+          notes.push(
+            `The server's model ${model.name} failed for '${step.key}' (${failure.message}); ${name} answered that ` +
+              'step instead.',
+          );
+          replaced.set(step.key, next);
+          continue;
+        }
         const failed = serverFailureResult(error);
         if (failed === undefined) throw error;
         return failed;

@@ -202,6 +202,47 @@ describe('summarize_repo on server-owned providers', () => {
     await channel.close();
   });
 
+  it('openai:m,builtin: a provider failure is answered by the built-in model the list names after it, noted', async () => {
+    const { channel, logger } = serve('openai:m,builtin');
+    openai.enqueue(
+      { body: chatCompletion({ text: '["README.md"]' }) },
+      { status: 401, body: errorBody('openai', 401, 'Incorrect API key provided: sk-***') },
+    );
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent.summary).toContain('sample-widget');
+    const note = result.structuredContent.notes.find((text: string) => text.includes('failed for'));
+    expect(note).toMatch(
+      /^The server's model openai:m failed for 'summary' \(openai:m: .*\); mcp-model-input\/builtin-heuristic answered that step instead\.$/,
+    );
+    expect(note).not.toMatch(/sk-\*\*\*|Incorrect API key/);
+    expect(texts(result)).toContain(`Note: ${note}`);
+    expect(logger.lines.some((line) => line.includes('summary: openai:m failed'))).toBe(true);
+    await channel.close();
+  });
+
+  it('openai:m,anthropic:m2: the second provider answers a step the first fails; the next step asks the first again', async () => {
+    const { channel } = serve('openai:m,anthropic:m2');
+    openai.enqueue(
+      { status: 400, body: errorBody('openai', 400, 'context length') },
+      { body: chatCompletion({ text: 'The summary.' }) },
+    );
+    anthropic.enqueue({ body: anthropicMessage({ text: '["README.md"]' }) });
+    const result = await call(channel);
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toMatchObject({
+      summary: 'The summary.',
+      picked: ['README.md'],
+      pickedBy: 'model',
+    });
+    expect(result.structuredContent.notes).toContainEqual(
+      expect.stringContaining("The server's model openai:m failed for 'pick_files'"),
+    );
+    expect(anthropic.requests).toHaveLength(1);
+    expect(openai.requests).toHaveLength(2);
+    await channel.close();
+  });
+
   it('an empty summary is an unusable answer, a tool error (the summary step has no fallback)', async () => {
     const { channel } = serve('anthropic:claude-test');
     anthropic.enqueue({ body: anthropicMessage({ text: '["README.md"]' }) }, { body: anthropicMessage({ text: '' }) });
