@@ -168,11 +168,13 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
         )
         .catch(() => undefined);
     };
-    let outcome: { result: CallToolResult | InputRequiredResult } | { error: TaskError };
+    let outcome: { result: CallToolResult | InputRequiredResult } | { error: TaskError } | { cancelled: true };
     try {
       outcome = { result: await execute(record, { signal: controller.signal, progress }) };
     } catch (error) {
-      outcome = { error: asTaskError(error, logger, record.tool) };
+      // A run its cancellation stopped settles as cancelled below: what it threw on the way out is not logged as a
+      // fault (an AbortError from a read, a provider call or the tool itself).
+      outcome = controller.signal.aborted ? { cancelled: true } : { error: asTaskError(error, logger, record.tool) };
     } finally {
       clearInterval(watcher);
       running.delete(taskId);
@@ -180,7 +182,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     let requeue: string | undefined;
     const done = await store.update(taskId, (current) => {
       if (current.status !== 'working') return undefined;
-      if (current.cancelRequested === true || controller.signal.aborted) {
+      if (current.cancelRequested === true || controller.signal.aborted || 'cancelled' in outcome) {
         return settle(current, 'cancelled', { statusMessage: 'Cancelled by the client' });
       }
       if ('error' in outcome)

@@ -12,7 +12,7 @@ import { defineTool } from '../../../src/flows/tool.js';
 import { askForInput, askWithoutState, openRound, type SealedRound } from '../../../src/flows/inputRounds.js';
 import { createEphemeralKeyRing, createStateCodec } from '../../../src/state/index.js';
 import { createMemoryStore } from '../../../src/state/stores/memoryStore.js';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger, type Logger } from '../../../src/logger.js';
 import { createServerFactory } from '../../../src/server/createServer.js';
 import { ANONYMOUS } from '../../../src/server/principals.js';
 import { TASKS_EXTENSION } from '../../../src/server/tasks/taskRecord.js';
@@ -24,8 +24,8 @@ import { mcpRequest, meta } from '../../helpers/rawChannel.js';
 
 const TASK_CAPS = { extensions: { [TASKS_EXTENSION]: {} } };
 
-/** A tool that reports progress, then waits until released or cancelled. */
-function waitingTool(log: string[], release: Promise<void>) {
+/** A tool that reports progress, then waits until released or cancelled (`throws`: then throws the AbortError). */
+function waitingTool(log: string[], release: Promise<void>, throws = false) {
   return defineTool({
     name: 'long_work',
     title: 'Long work',
@@ -40,16 +40,20 @@ function waitingTool(log: string[], release: Promise<void>) {
       );
       const outcome = await Promise.race([release.then(() => 'released' as const), aborted]);
       log.push(outcome);
+      if (throws && outcome === 'aborted') ctx.signal.throwIfAborted();
       return { content: [{ type: 'text', text: outcome }] };
     },
   });
 }
 
-function front(tool: ReturnType<typeof waitingTool>): { http: HttpFront; close(): Promise<void> } {
+function front(
+  tool: ReturnType<typeof waitingTool>,
+  logger: Logger = silentLogger,
+): { http: HttpFront; close(): Promise<void> } {
   const tasks = createTaskService({
     store: createMemoryTaskStore(),
     queue: createLocalTaskQueue(),
-    logger: silentLogger,
+    logger,
     pollIntervalMs: 20,
   });
   const factory = createServerFactory({
@@ -131,6 +135,20 @@ describe('tasks of any tool', () => {
     expect(log).toEqual(['started', 'aborted']);
     const cancelled = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
     expect(cancelled.result).toBeUndefined();
+    await server.close();
+  });
+
+  it('a tool that throws its AbortError when cancelled ends cancelled, and no internal error is logged', async () => {
+    const log: string[] = [];
+    const lines: string[] = [];
+    const logger: Logger = { info: (line) => lines.push(line), warn: (line) => lines.push(line) };
+    const server = front(waitingTool(log, new Promise(() => undefined), true), logger);
+    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
+    await until(async () => log.includes('started'));
+    await rpc(server.http, 'tasks/cancel', { taskId });
+    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'cancelled');
+    expect(log).toEqual(['started', 'aborted']);
+    expect(lines.filter((line) => line.includes('internal error'))).toEqual([]);
     await server.close();
   });
 
