@@ -20,6 +20,7 @@ import {
 import { EXPLORE_KEY, PICK_KEY, SUMMARY_KEY, type SummarizeRepoArgs } from '../flows/summarizeRepo/schema.js';
 import { samplingMissingNotice, SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
 import type { ToolContext } from '../flows/tool.js';
+import type { CompletionModel } from '../models/modelSource.js';
 import { wireRequest } from '../kit/answers.js';
 import { flowCallOf, runFlowOnKit } from '../kit/flowOnKit.js';
 import { createModelKit, type ModelKit } from '../kit/kit.js';
@@ -37,9 +38,8 @@ export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
   kit?: ModelKit;
 }
 
-/** Summarize's heuristic, as the model tool's built-in model of each step. */
-function builtinSteps(): Record<string, BuiltinModel> {
-  const model = createBuiltinModel();
+/** Summarize's heuristic as the model tool's built-in model of each step: the model its flows run for `builtin`. */
+function builtinSteps(model: CompletionModel): Record<string, BuiltinModel> {
   // Explore mode's answers may call tools (tools in sampling): content beyond the kit's text-only built-in answer.
   const answer: BuiltinModel = async (request, ctx) =>
     (await model.complete({ key: ctx.step, params: wireRequest(request), signal: ctx.signal })) as BuiltinAnswer;
@@ -52,6 +52,7 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
   // (their tests parse it): not given here, the kit does not parse every summary again.
   const { output: _published, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
   const onSamplingMissing = samplingMissingNotice(options.logger, options.models.spec);
+  const heuristic = createBuiltinModel();
   return defineModelTool({
     ...descriptor,
     steps: {
@@ -59,11 +60,11 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
       [SUMMARY_KEY]: { description: 'Summarizes the files read for the audience.' },
       [EXPLORE_KEY]: { description: 'Explore mode: walks the repository with read-only tools, then summarizes.' },
     },
-    builtin: builtinSteps(),
+    builtin: builtinSteps(heuristic),
     task: 'optional',
     async run(args, context) {
       const { toolContext: ctx, kit } = flowCallOf(context, SUMMARIZE_REPO_DESCRIPTOR.name);
-      const flow = summarizeFlowFor(options, args as SummarizeRepoArgs, ctx);
+      const flow = summarizeFlowFor(options, args, ctx, heuristic);
       const anyFlow = flow as FlowDefinition<unknown, FlowState>;
       // Decided before any repository work, on every round, as the flow engine decides it.
       const refused = refuseUpFront(anyFlow, ctx, {
@@ -73,7 +74,7 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
       });
       if (refused !== undefined) return refused;
       try {
-        const result = await runFlowOnKit(flow, args as SummarizeRepoArgs, context);
+        const result = await runFlowOnKit(flow, args, context);
         return withHostFallbackNote(anyFlow, ctx, kit.models, result) as CallToolResult;
       } catch (error) {
         const failed = repoFailureResult(error, options.logger);
@@ -91,10 +92,7 @@ export function summarizeRepoModelTool(options: SummarizeRepoOptions): ModelTool
 function storeOf(given: SummarizeRepoOptions['store']): SharedStore {
   if (given === undefined) return createMemoryStore();
   if ('keep' in given && 'recall' in given && 'kind' in given) return given as SharedStore;
-  const local = createMemoryStore();
-  return Object.assign(Object.create(local) as SharedStore, {
-    consumeOnce: (id: string, expiresAtMs: number) => given.consumeOnce(id, expiresAtMs),
-  });
+  return { ...createMemoryStore(), consumeOnce: (id, expiresAtMs) => given.consumeOnce(id, expiresAtMs) };
 }
 
 /** The kit of options that name none (a caller of the tool outside a model-input server): made from the options. */

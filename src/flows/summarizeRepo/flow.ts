@@ -11,6 +11,7 @@ import { createBuiltinModel } from './builtin/model.js';
 import { choosePicks } from './builtin/pick.js';
 import type { CandidateReader, ReadResult, RepoFacts, Repository, SkippedClass } from '../../repo/index.js';
 import type { RankInput } from '../../repo/rank.js';
+import type { CompletionModel } from '../../models/modelSource.js';
 import type { FlowDefinition, ModelStep } from '../flow.js';
 import { answerText } from '../flow.js';
 import { FlowAnswerError } from '../flowAnswerError.js';
@@ -130,6 +131,8 @@ export interface SummarizeFlowOptions {
   fileTokens?: boolean;
   /** False exists for the benchmark's baseline only (bench/secretScan.ts): the tool, the server and the CLI never pass it. */
   redact?: boolean;
+  /** The flow's built-in model (default: summarize's heuristic, `createBuiltinModel`). */
+  builtin?: CompletionModel;
 }
 
 /** `openRepo` is called lazily (once), so capability checks run before any repository work. */
@@ -319,6 +322,6 @@ export function createSummarizeRepoFlow(
     step: (state) => (state.phase === 'pick' ? guardedPick : guardedSummary),
     usageField: 'usage',
     notesField: 'notes',
-    builtin: createBuiltinModel(),
+    builtin: options.builtin ?? createBuiltinModel(),
   };
 }

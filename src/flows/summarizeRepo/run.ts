@@ -15,6 +15,7 @@ import { DEFAULT_MODEL_BUDGET } from '../../models/usage.js';
 import type { SummarizeRepoArgs } from './schema.js';
 import { TOOL_NAME } from './schema.js';
 import type { Logger } from '../../logger.js';
+import type { CompletionModel } from '../../models/modelSource.js';
 import type { ModelPlan } from '../../models/sources.js';
 import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
 import type { StateCodec } from '../../state/index.js';
@@ -73,11 +74,15 @@ export function roundCapOf(
   return resolveBounds(exploreBounds(options, ctx)).rounds;
 }
 
-/** The flow of this call's mode (pick or explore), reading the served root under the call's signal. */
+/**
+ * The flow of this call's mode (pick or explore), reading the served root under the call's signal, with `builtin` as
+ * its built-in model (the model tool's own, app/summarizeRepoRun.ts).
+ */
 export function summarizeFlowFor(
   options: SummarizeRepoToolOptions,
   args: SummarizeRepoArgs,
   ctx: ToolContext,
+  builtin: CompletionModel,
 ): FlowDefinition<SummarizeRepoArgs, FlowState> {
   const cache = options.surveyCache === false ? undefined : (options.surveyCache ?? sharedSurveyCache());
   // The call's signal (client cancellation or disconnect) stops the listing, git, the inspection and the reads.
@@ -89,9 +94,11 @@ export function summarizeFlowFor(
           openRepo,
           ...(options.budgets !== undefined && { budgets: options.budgets }),
           bounds: exploreBounds(options, ctx),
+          builtin,
         })
       : createSummarizeRepoFlow(openRepo, options.budgets, {
           ...(options.fileTokens === false && { fileTokens: false }),
+          builtin,
         });
   return flow as FlowDefinition<SummarizeRepoArgs, FlowState>;
 }

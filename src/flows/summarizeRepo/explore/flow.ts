@@ -8,6 +8,7 @@
  */
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 
+import type { CompletionModel } from '../../../models/modelSource.js';
 import { createExplorer, type Explorer } from '../../../repo/explore/index.js';
 import type { Repository } from '../../../repo/index.js';
 import { answerText, type FlowDefinition, type ModelStep } from '../../flow.js';
@@ -40,6 +41,8 @@ export interface ExploreFlowOptions {
   bounds?: Partial<ExploreBounds>;
   /** The wall-time bound's clock; injected in tests. */
   now?: () => number;
+  /** The flow's built-in model, which also writes the fallback summary (default: summarize's heuristic). */
+  builtin?: CompletionModel;
 }
 
 /** What every round of one call needs from the repository: computed once per flow instance (per request). */
@@ -54,6 +57,7 @@ export function createExploreFlow(options: ExploreFlowOptions): FlowDefinition<S
   const budgets = resolveBudgets(options.budgets);
   const bounds = resolveBounds(options.bounds);
   const now = options.now ?? Date.now;
+  const builtin = options.builtin ?? createBuiltinModel();
   let contextPromise: Promise<ExploreContext> | undefined;
   const contextOf = (args: SummarizeRepoArgs): Promise<ExploreContext> =>
     (contextPromise ??= (async () => {
@@ -164,7 +168,7 @@ export function createExploreFlow(options: ExploreFlowOptions): FlowDefinition<S
           ...(context.facts !== undefined && { facts: context.facts }),
         });
         // The built-in summary is text only.
-        const answer = (await createBuiltinModel().complete({ key: SUMMARY_KEY, params })) as CreateMessageResult;
+        const answer = (await builtin.complete({ key: SUMMARY_KEY, params })) as CreateMessageResult;
         return { done: await finish(args, state, answer, reason) };
       },
     },
@@ -177,7 +181,7 @@ export function createExploreFlow(options: ExploreFlowOptions): FlowDefinition<S
     step: () => explore,
     usageField: 'usage',
     notesField: 'notes',
-    builtin: createBuiltinModel(),
+    builtin,
     usesTools: true,
     maxRounds: bounds.rounds,
   };
