@@ -3,10 +3,13 @@
  * serves runs under `testModelTool` against the client profiles, its flow advancing round by round from a checkpoint
  * in the kit's journal, with the flow engine's refusals and notes.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { summarizeRepoModelTool } from '../../src/app/summarizeRepoRun.js';
 import { testModelTool } from '../../src/entries/testing.js';
+import { createModelKit, registerModelTool } from '../../src/entries/tool.js';
 import { isModelTool, type ModelToolContext } from '../../src/kit/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { parseModelSpec } from '../../src/models/sources.js';
@@ -92,6 +95,41 @@ describe('summarize_repo on the kit', () => {
     });
     expect(run.result?.structuredContent).toMatchObject({ summary: 'A summary.' });
     expect(texts(run.result).join('\n')).toContain("The client's model gave an unusable answer for 'pick_files'");
+  });
+
+  it("registered on the SDK's own McpServer (registerModelTool), the SDK's client completes both rounds", async () => {
+    const kit = createModelKit({ models: 'host', root: repo.root });
+    const handler = createMcpHandler(() => {
+      const server = new McpServer({ name: 'author-server', version: '1.0.0' });
+      registerModelTool(server, summarize(), kit);
+      return server;
+    });
+    const client = new Client(
+      { name: 'sdk-client', version: '1.0.0' },
+      { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const answers = [model.pick_files, model.summary];
+    const asked: number[] = [];
+    client.setRequestHandler('sampling/createMessage', () => {
+      asked.push(asked.length);
+      return {
+        role: 'assistant' as const,
+        content: { type: 'text' as const, text: answers[asked.length - 1] ?? '' },
+        model: 'client-model',
+      };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init)),
+    });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'summarize_repo', arguments: { maxFiles: 2 } });
+      expect(asked).toHaveLength(2);
+      expect(result.structuredContent).toMatchObject({ summary: model.summary, picked: ['README.md'] });
+    } finally {
+      await client.close();
+      await handler.close();
+    }
   });
 
   it('runs only on a kit of this package: a context without its bridge is refused', async () => {
