@@ -76,8 +76,15 @@ export function accepts(port: number): Promise<boolean> {
 }
 
 /**
+ * How long a process may take to get ready by default: generous, because on a loaded machine (a test suite
+ * beside other work on two cores) a start that takes a fraction of a second when quiet can take many times that.
+ */
+const READY_TIMEOUT_MS = 30_000;
+
+/**
  * Spawns `command` and resolves once `ready` holds — a pattern its output matches, or a check that
- * answers true — within `timeoutMs`; rejects, killing the child, if it exits or never gets ready.
+ * answers true — within `timeoutMs` (default `READY_TIMEOUT_MS`); rejects, killing the child, if it exits
+ * or never gets ready.
  */
 export async function startProcess(
   name: string,
@@ -120,7 +127,7 @@ export async function startProcess(
       await exited;
     },
   };
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? READY_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     const fail = (why: string): void => {
       clearTimeout(timer);
