@@ -43,7 +43,8 @@ async function inProcessHttpServer(args: string[], bind = '127.0.0.1:0') {
   const io = capturedIo();
   const exited = main(['serve', '--http', bind, ...args], io);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 10 s: ${io.err()}`)), 10_000);
+    // Bounded generously: on a loaded machine loading serve's modules can take many times as long as when quiet.
+    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s: ${io.err()}`)), 30_000);
     const look = () => {
       const match = /at (http:\/\/\S+:\d+\/mcp)/.exec(io.err());
       if (match?.[1] === undefined) return;
