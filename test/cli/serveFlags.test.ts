@@ -29,7 +29,12 @@ let scratch: string;
 beforeAll(async () => {
   repo = await makeSampleRepo();
   scratch = await mkdtemp(join(tmpdir(), 'mmi-flags-'));
-});
+  // serve's modules (and the flow a call runs), loaded here once: the first in-process call pays for loading and
+  // transforming them, many seconds on a loaded machine, which would count against whichever test came first.
+  const warm = inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--quiet']);
+  expect((await warm.send(call(0))).message?.['result']?.resultType).toBe('input_required');
+  await warm.close();
+}, 120_000);
 afterAll(async () => {
   await repo.cleanup();
   await rm(scratch, { recursive: true, force: true });
