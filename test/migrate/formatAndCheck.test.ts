@@ -78,9 +78,8 @@ const TSCONFIG = {
   include: ['*.ts'],
 };
 
-describe('migrate --check', () => {
-  // A whole TypeScript program checked in-process: seconds of CPU when quiet, several times that on a loaded machine.
-  const CHECK_TIMEOUT_MS = 120_000;
+// Each test type-checks a whole TypeScript program in-process: seconds of CPU quietly, several times that when loaded.
+describe('migrate --check', { timeout: 120_000 }, () => {
   const packages = ['zod', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
 
   it('type-checks the rewritten server and says it passes', async () => {
@@ -96,7 +95,7 @@ describe('migrate --check', () => {
     const run = await runCli(['migrate', dir, '--check']);
     expect(run.stdout).toMatch(/check: the result type-checks \(no new error/);
     expect(run.code, run.stdout).toBe(0);
-  }, CHECK_TIMEOUT_MS);
+  });
 
   it('lists the errors the rewrite adds, with file and line, and exits 1', async () => {
     // zod 3 schemas work with the SDK's registerTool (Standard Schema) but not as a kit tool's input.
@@ -119,5 +118,5 @@ describe('migrate --check', () => {
     expect(report.check?.ok).toBe(false);
     expect(report.check?.errors.length).toBeGreaterThan(0);
     expect(report.check?.errors[0]).toMatch(/^server\.ts:\d+: TS\d+: /);
-  }, CHECK_TIMEOUT_MS);
+  });
 });
