@@ -5,7 +5,8 @@
  * fleet tests and the fleet benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 
 export interface Started {
   readonly name: string;
@@ -21,41 +22,67 @@ export interface Started {
 
 const MAX_OUTPUT = 64 * 1024;
 
-/** A port free on 127.0.0.1 right now (the OS picks it; the caller binds it soon after). */
-export function freePort(): Promise<number> {
+/** How many ports below the kernel's ephemeral range ports are drawn from. */
+const OWN_RANGE_SIZE = 10_000;
+
+/**
+ * Where ports are drawn from: below the kernel's ephemeral range (Linux: ip_local_port_range), which the OS never
+ * hands out by itself. A port it picked (`listen(0)`) could be handed to another process between our probe and the
+ * bind, or once the process on it has died: a test that kills a fleet instance while other tests run beside it saw
+ * nginx's next try at the dead instance answered by another test's server that had been given the port. Undefined
+ * where the range cannot be read (the OS then picks, as before).
+ */
+function ownRange(): { low: number; size: number } | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 1024 + OWN_RANGE_SIZE
+      ? { low: low - OWN_RANGE_SIZE, size: OWN_RANGE_SIZE }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A server listening on 127.0.0.1:`port` (0: the OS picks), or undefined when that port is taken. */
+function probe(port: number): Promise<Server | undefined> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(undefined) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
 }
 
+/** A port free on 127.0.0.1 right now (outside the ephemeral range where it can; the caller binds it soon after). */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0] as number;
+}
+
 /**
- * `count` distinct ports free on 127.0.0.1 right now: every probe stays bound until all are chosen, so
- * the OS cannot hand the same port out twice (one probe at a time, closed at once, could get it again).
+ * `count` distinct ports free on 127.0.0.1 right now: every probe stays bound until all are chosen, so no port is
+ * chosen twice. Drawn at random from below the ephemeral range (`ownRange`), bounded in tries; else the OS picks.
  */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => {
-    const address = server.address();
-    return typeof address === 'object' && address !== null ? address.port : 0;
-  });
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-  return ports;
+  const range = ownRange();
+  const servers: Server[] = [];
+  try {
+    for (let tries = 0; range !== undefined && servers.length < count && tries < 100 * count; tries++) {
+      const server = await probe(range.low + Math.floor(Math.random() * range.size));
+      if (server !== undefined) servers.push(server);
+    }
+    while (servers.length < count) {
+      const server = await probe(0);
+      if (server === undefined) throw new Error('no free port on 127.0.0.1');
+      servers.push(server);
+    }
+    return servers.map((server) => {
+      const address = server.address();
+      return typeof address === 'object' && address !== null ? address.port : 0;
+    });
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
 }
 
 /** Whether a binary is on PATH (`command -v`). */
@@ -76,8 +103,15 @@ export function accepts(port: number): Promise<boolean> {
 }
 
 /**
+ * How long a process may take to get ready by default: generous, because on a loaded machine (a test suite
+ * beside other work on two cores) a start that takes a fraction of a second when quiet can take many times that.
+ */
+const READY_TIMEOUT_MS = 30_000;
+
+/**
  * Spawns `command` and resolves once `ready` holds — a pattern its output matches, or a check that
- * answers true — within `timeoutMs`; rejects, killing the child, if it exits or never gets ready.
+ * answers true — within `timeoutMs` (default `READY_TIMEOUT_MS`); rejects, killing the child, if it exits
+ * or never gets ready.
  */
 export async function startProcess(
   name: string,
@@ -120,7 +154,7 @@ export async function startProcess(
       await exited;
     },
   };
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? READY_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     const fail = (why: string): void => {
       clearTimeout(timer);

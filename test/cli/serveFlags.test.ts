@@ -29,7 +29,12 @@ let scratch: string;
 beforeAll(async () => {
   repo = await makeSampleRepo();
   scratch = await mkdtemp(join(tmpdir(), 'mmi-flags-'));
-});
+  // serve's modules (and the flow a call runs), loaded here once: the first in-process call pays for loading and
+  // transforming them, many seconds on a loaded machine, which would count against whichever test came first.
+  const warm = inProcessStdioChannel(['--root', repo.root, '--model', 'host', '--quiet']);
+  expect((await warm.send(call(0))).message?.['result']?.resultType).toBe('input_required');
+  await warm.close();
+}, 120_000);
 afterAll(async () => {
   await repo.cleanup();
   await rm(scratch, { recursive: true, force: true });
@@ -43,7 +48,8 @@ async function inProcessHttpServer(args: string[], bind = '127.0.0.1:0') {
   const io = capturedIo();
   const exited = main(['serve', '--http', bind, ...args], io);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 10 s: ${io.err()}`)), 10_000);
+    // Bounded generously: on a loaded machine loading serve's modules can take many times as long as when quiet.
+    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s: ${io.err()}`)), 30_000);
     const look = () => {
       const match = /at (http:\/\/\S+:\d+\/mcp)/.exec(io.err());
       if (match?.[1] === undefined) return;

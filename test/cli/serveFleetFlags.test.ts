@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort } from '../../scripts/fleet/processes.js';
+import { freePorts } from '../../scripts/fleet/processes.js';
 import { runCli } from '../helpers/cliIo.js';
 import { makeSampleRepo, type FixtureRepo } from '../helpers/fixtureRepo.js';
 import { startHttpServer } from '../helpers/processes.js';
@@ -30,8 +30,8 @@ const call = (id: number, extra: Record<string, unknown> = {}) => ({
 
 describe('serve fleet flags', () => {
   it('with its store unreachable: /readyz 503 naming it, MRTR rounds refused saying so, SIGTERM exits 0', async () => {
-    const deadPort = await freePort();
-    const metricsPort = await freePort();
+    // Chosen together: two probes one after another may get the same port, and metrics would then answer as the store.
+    const [deadPort, metricsPort] = (await freePorts(2)) as [number, number];
     const server = await startHttpServer(
       [
         '--root',

@@ -81,7 +81,7 @@ describe.skipIf(missing.length > 0)('a fleet of two instances behind nginx, shar
       metrics: true,
       serveArgs: ['--model', 'host', '--tokens-file', tokensFile, '--rate-limit', String(RATE_LIMIT), '--quiet'],
     });
-  }, 60_000);
+  }, 180_000); // four processes started one after another, each allowed startProcess's 30 s when loaded
   afterAll(async () => {
     await fleet?.stop();
     await repo?.cleanup();
@@ -193,7 +193,7 @@ describe.skipIf(missing.length > 0)('kill -9 of one instance under load', () => 
       root: repo.root,
       serveArgs: ['--model', 'host', '--quiet', ...admission],
     });
-  }, 60_000);
+  }, 180_000); // four processes started one after another, each allowed startProcess's 30 s when loaded
   afterAll(async () => {
     await fleet?.stop();
     await repo?.cleanup();

@@ -8,9 +8,16 @@ export interface RunningHttpServer {
   port: number;
   child: ChildProcess;
   stderr(): string;
-  /** SIGTERM and wait; resolves with the exit code. */
+  /** SIGTERM and wait (SIGKILL after a bounded grace); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
+
+/**
+ * Bounds for a real `serve` process on a loaded machine (a suite beside other work on two cores), where starting or
+ * stopping one can take many times its fraction of a second when quiet: generous, so only a hang reaches them.
+ */
+const LISTEN_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 30_000;
 
 /** Starts `mcp-model-input serve --http HOST:0 ...` and waits (bounded) for its listening line. */
 export async function startHttpServer(
@@ -23,8 +30,8 @@ export async function startHttpServer(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`no listening line within 10 s: ${stderr}`));
-    }, 10_000);
+      reject(new Error(`no listening line within ${LISTEN_TIMEOUT_MS} ms: ${stderr}`));
+    }, LISTEN_TIMEOUT_MS);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -44,7 +51,7 @@ export async function startHttpServer(
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
         child.once('exit', (code) => {
           clearTimeout(force);
           resolve(code);

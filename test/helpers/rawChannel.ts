@@ -93,6 +93,12 @@ export interface LineEnds {
   exited(): Promise<void>;
 }
 
+/**
+ * How long a request waits for its reply: generous, because a server's first reply includes its start (loading its
+ * modules; in-process, vitest transforming them too), which a loaded machine stretches to many seconds.
+ */
+const REPLY_TIMEOUT_MS = 60_000;
+
 /** A RawChannel over newline-delimited JSON-RPC: replies are matched by id, waits are event-driven and bounded. */
 export function lineChannel(ends: LineEnds): RawChannel {
   const { input, output, stderr } = ends;
@@ -123,13 +129,13 @@ export function lineChannel(ends: LineEnds): RawChannel {
     async send(message) {
       input.write(`${JSON.stringify(message)}\n`);
       const id = (message as { id?: unknown }).id;
-      const reply = await waitFor((m) => m['id'] === id, 15_000);
+      const reply = await waitFor((m) => m['id'] === id, REPLY_TIMEOUT_MS);
       if (reply === undefined) throw new Error(`no stdio reply for id ${JSON.stringify(id)}; stderr: ${stderr()}`);
       return { message: reply };
     },
     async sendRaw(line) {
       input.write(`${line}\n`);
-      const reply = await waitFor((m) => m['id'] === null, 15_000);
+      const reply = await waitFor((m) => m['id'] === null, REPLY_TIMEOUT_MS);
       if (reply === undefined) throw new Error(`no stdio reply to a raw line; stderr: ${stderr()}`);
       return { message: reply };
     },

@@ -78,7 +78,8 @@ const TSCONFIG = {
   include: ['*.ts'],
 };
 
-describe('migrate --check', () => {
+// Each test type-checks a whole TypeScript program in-process: seconds of CPU quietly, several times that when loaded.
+describe('migrate --check', { timeout: 120_000 }, () => {
   const packages = ['zod', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
 
   it('type-checks the rewritten server and says it passes', async () => {

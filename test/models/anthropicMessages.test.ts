@@ -3,7 +3,7 @@
  * of the answer, and the failure paths (401, 429 with Retry-After, 500 then success, 529, a timeout,
  * malformed JSON, empty content, a refusal). No test waits for a retry delay.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
@@ -119,15 +119,18 @@ describe('anthropic: Messages API adapter', () => {
 
   it('a timeout is retried, then reported as a timeout', async () => {
     provider.enqueue({ hang: true }, { hang: true });
-    const error = await providerFailure(model({ retries: 1, timeoutMs: 100 }).model.complete({ key: 'k', params }));
+    // Each attempt's deadline is long enough for its request to be sent on a loaded machine; the fake server (in
+    // this thread) may record a request only after the client gave up on it: waited for (bounded), so no request
+    // lands in the next test.
+    const error = await providerFailure(model({ retries: 1, timeoutMs: 1000 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(error.message).toContain('after 2 attempts');
-    expect(provider.requests).toHaveLength(2);
+    await vi.waitFor(() => expect(provider.requests).toHaveLength(2), { timeout: 10_000 });
   });
 
   it('a body that stalls after the headers hits the same deadline', async () => {
     provider.enqueue({ stallBody: true }, { stallBody: true });
-    const error = await providerFailure(model({ retries: 1, timeoutMs: 150 }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ retries: 1, timeoutMs: 1000 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(provider.requests).toHaveLength(2);
   });

@@ -3,7 +3,7 @@
  * what it makes of the answer, and every failure path (401, 429 with Retry-After, 500 then success,
  * a timeout, malformed JSON, no choices, a refusal). No test waits for a retry delay.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 
@@ -137,16 +137,19 @@ describe('openai: Chat Completions adapter', () => {
 
   it('a timeout is retried, then reported as a timeout', async () => {
     provider.enqueue({ hang: true }, { hang: true });
-    const { model: m } = model({ retries: 1, timeoutMs: 100 });
+    // Each attempt's deadline is long enough for its request to be sent on a loaded machine; the fake server (in
+    // this thread) may record a request only after the client gave up on it: waited for (bounded), so no request
+    // lands in the next test.
+    const { model: m } = model({ retries: 1, timeoutMs: 1000 });
     const error = await providerFailure(m.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(error.hint).toContain('--model-timeout');
-    expect(provider.requests).toHaveLength(2);
+    await vi.waitFor(() => expect(provider.requests).toHaveLength(2), { timeout: 10_000 });
   });
 
   it('a body that stalls after the headers hits the same deadline', async () => {
     provider.enqueue({ stallBody: true });
-    const error = await providerFailure(model({ retries: 0, timeoutMs: 150 }).model.complete({ key: 'k', params }));
+    const error = await providerFailure(model({ retries: 0, timeoutMs: 1000 }).model.complete({ key: 'k', params }));
     expect(error.failure).toBe('timeout');
     expect(provider.requests).toHaveLength(1);
   });
