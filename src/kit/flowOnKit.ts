@@ -18,10 +18,10 @@ import {
 import { advanceFlow } from '../flows/engine.js';
 import type { FlowDefinition, FlowState } from '../flows/flow.js';
 import type { ToolContext } from '../flows/tool.js';
-import type { ModelKit } from './kit.js';
 import type { ModelSource } from '../models/sources.js';
+import type { ModelKit } from './kit.js';
 import type { ModelToolContext, SampleRoute } from './modelTool.js';
-import { FLOW_BRIDGE, type FlowBridge } from './replay.js';
+import { FLOW_BRIDGE, isLegacy, type FlowBridge } from './replay.js';
 
 /** What a flow's round resumes from. */
 interface FlowCheckpoint<State> {
@@ -33,8 +33,7 @@ interface FlowCheckpoint<State> {
 
 /** The route a source's answer took. */
 function routeOf(source: ModelSource, ctx: ToolContext): SampleRoute {
-  if (source.kind === 'host')
-    return ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined ? 'live' : 'host';
+  if (source.kind === 'host') return isLegacy(ctx) ? 'live' : 'host';
   return source.kind === 'builtin' ? 'builtin' : 'provider';
 }
 

@@ -110,7 +110,9 @@ export function sourcesFor(kit: ModelKit, tool: string, step: string): readonly 
   );
 }
 
-const isLegacy = (ctx: ToolContext): boolean => ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined;
+/** A 2025-11-25 call: the host's model is asked live, not over a round. */
+export const isLegacy = (ctx: ToolContext): boolean =>
+  ctx.maxSamples !== undefined || ctx.hostUnavailable !== undefined;
 
 export function createReplay(input: ReplayInput): Replay {
   const { tool, kit, ctx, meter } = input;
