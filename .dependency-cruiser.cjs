@@ -20,7 +20,7 @@
  *   repo                 listing, ignore rules, reading, ranking
  *   state                request-state codec, key ring, stores (memory, Redis)
  *   protocol             revision constants, envelope and capability rules, sanitising
- *   errors.ts, logger.ts, version.ts   shared leaves
+ *   errors.ts, logger.ts, loadOnce.ts, version.ts   shared leaves
  */
 const LAYERS = [
   ['cli', '^src/(cli/|cli\\.ts$)'],

@@ -8,7 +8,7 @@
  */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 
-import { refuseUpFront, withHostFallbackNote } from '../flows/engine.js';
+import { refuseUpFront, withHostFallbackNote, type FlowEvents, type SealedFlow } from '../flows/engine.js';
 import type { FlowDefinition, FlowState } from '../flows/flow.js';
 import { createBuiltinModel } from '../flows/summarizeRepo/builtin/model.js';
 import {
@@ -31,6 +31,12 @@ import type { StateCodec } from '../state/index.js';
 import { createMemoryStore, type SharedStore } from '../state/stores/index.js';
 
 export interface SummarizeRepoOptions extends SummarizeRepoToolOptions {
+  /** The request-state codec of the kit the tool makes (without `kit`; default: one with an ephemeral key). */
+  codec?: StateCodec<SealedFlow<unknown>>;
+  /** The single-use check of the kit the tool makes (without `kit`; default: one in this process). */
+  store?: Pick<SharedStore, 'consumeOnce'> | SharedStore;
+  /** Rounds, rejections and model calls of the kit the tool makes (without `kit`). */
+  events?: FlowEvents;
   /**
    * The kit the tool runs on (model plan, codec, store, round cap, events): a server's, shared with its other model
    * tools. Without it the tool makes one from these options.

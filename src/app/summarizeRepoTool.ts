@@ -6,6 +6,7 @@
  */
 import { SUMMARIZE_REPO_DESCRIPTOR } from '../flows/summarizeRepo/tool.js';
 import { defineTool, type AnyToolDefinition } from '../flows/tool.js';
+import { loadOnce } from '../loadOnce.js';
 import type { runSummarizeRepo, SummarizeRepoOptions } from './summarizeRepoRun.js';
 
 export type { SummarizeRepoOptions };
@@ -14,7 +15,7 @@ export type { SummarizeRepoOptions };
  * The tool's run, imported at the first call and kept: an `import()` per call resolves the module again (a round
  * trip to the loader's hooks thread, when hooks are registered as under `tsx`).
  */
-let runModule: Promise<{ runSummarizeRepo: typeof runSummarizeRepo }> | undefined;
+const loadRun = loadOnce((): Promise<{ runSummarizeRepo: typeof runSummarizeRepo }> => import('./summarizeRepoRun.js'));
 
 export function createSummarizeRepoTool(options: SummarizeRepoOptions): AnyToolDefinition {
   const { input, output, ...descriptor } = SUMMARIZE_REPO_DESCRIPTOR;
@@ -24,10 +25,7 @@ export function createSummarizeRepoTool(options: SummarizeRepoOptions): AnyToolD
     outputSchema: output,
     task: 'optional',
     async run(args, ctx) {
-      const { runSummarizeRepo } = await (runModule ??= import('./summarizeRepoRun.js').catch((error: unknown) => {
-        runModule = undefined; // a failed load is tried again by the next call
-        throw error;
-      }));
+      const { runSummarizeRepo } = await loadRun();
       return runSummarizeRepo(options, args, ctx);
     },
   });

@@ -19,6 +19,7 @@ import type { ToolContext } from '../flows/tool.js';
 import { UnusableAnswerError } from '../flows/unusableAnswerError.js';
 import type { ModelSource } from '../models/sources.js';
 import type { UsageMeter } from '../models/usage.js';
+import { loadOnce } from '../loadOnce.js';
 import type * as RequestRedaction from '../repo/secrets/requestRedaction.js';
 import { checkAnswer, wireRequest } from './answers.js';
 import {
@@ -308,15 +309,10 @@ export function createReplay(input: ReplayInput): Replay {
 }
 
 /** The redactor's module, imported at the first question and kept. */
-let redactor: Promise<RedactorModule> | undefined;
+const loadRedactor = loadOnce((): Promise<RedactorModule> => import('../repo/secrets/requestRedaction.js'));
 
 async function redactQuestion(wire: CreateMessageRequestParams) {
-  const { redactRequest } = await (redactor ??= import('../repo/secrets/requestRedaction.js').catch(
-    (error: unknown) => {
-      redactor = undefined; // a failed load is tried again by the next question
-      throw error;
-    },
-  ));
+  const { redactRequest } = await loadRedactor();
   return redactRequest(wire);
 }
 

@@ -4,11 +4,12 @@
  * `tools/list` without loading it.
  */
 import { defineTool, type AnyToolDefinition } from '../flows/tool.js';
+import { loadOnce } from '../loadOnce.js';
 import type { ModelKit } from './kit.js';
 import type { ModelTool } from './modelTool.js';
 import type { runModelTool } from './runModelTool.js';
 
-let engine: Promise<{ runModelTool: typeof runModelTool }> | undefined;
+const loadEngine = loadOnce((): Promise<{ runModelTool: typeof runModelTool }> => import('./runModelTool.js'));
 
 /** Title from the name when the author gave none: `explain_file` -> `Explain file`. */
 function titleOf(name: string): string {
@@ -27,10 +28,7 @@ export function modelToolDefinition(tool: ModelTool, kit: ModelKit): AnyToolDefi
     // A kit tool runs as a task for a request that declares the extension unless it says otherwise (docs/tasks.md).
     task: tool.task ?? 'optional',
     async run(args, ctx) {
-      const loaded = await (engine ??= import('./runModelTool.js').catch((error: unknown) => {
-        engine = undefined; // a failed load is tried again by the next call
-        throw error;
-      }));
+      const loaded = await loadEngine();
       return loaded.runModelTool(tool, kit, args, ctx);
     },
   });

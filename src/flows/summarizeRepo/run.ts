@@ -18,15 +18,10 @@ import type { Logger } from '../../logger.js';
 import type { CompletionModel } from '../../models/modelSource.js';
 import type { ModelPlan } from '../../models/sources.js';
 import type { RepositoryOptions, SurveyCache } from '../../repo/index.js';
-import type { StateCodec } from '../../state/index.js';
-import type { SharedStore } from '../../state/stores/index.js';
-import type { FlowEvents, SealedFlow } from '../engine.js';
 import { resolveBudgets, type SummarizeBudgets } from './prompts.js';
 
 export interface SummarizeRepoToolOptions {
   root: string;
-  /** The request-state codec (when the tool makes its own kit; a server's kit has its own). */
-  codec?: StateCodec<SealedFlow<unknown>>;
   models: ModelPlan;
   logger: Logger;
   maxRounds?: number;
@@ -40,9 +35,6 @@ export interface SummarizeRepoToolOptions {
   surveyCache?: SurveyCache | false;
   /** Bounds of explore mode (tool calls, rounds, bytes, wall time); defaults in explore/bounds.ts. */
   explore?: Partial<ExploreBounds>;
-  /** Single-use request state (consumed ids); without it state is single-flow only. */
-  store?: Pick<SharedStore, 'consumeOnce'>;
-  events?: FlowEvents;
   /**
    * False: pick mode's results list the files read without their token counts, and the encoder loads only if a token
    * budget needs an exact count (the main job sets it when it prints the summary alone). Default true.

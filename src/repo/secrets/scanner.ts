@@ -15,6 +15,7 @@
  * keys); the preset's comment filter is not run (a repository must not be able to switch redaction off with a
  * `secretlint-disable` comment in its own files).
  */
+import { loadOnce } from '../../loadOnce.js';
 import { mergeFindings, type SecretFinding } from './merge.js';
 import type { RuleSet } from './ruleSet.js';
 import { createScanCache, type ScanCache } from './scanCache.js';
@@ -39,7 +40,8 @@ export const SLICE_CHARS = 8 * 1024;
 /** Where a slice must be cut inside a line, the next one starts this much earlier. */
 export const OVERLAP_CHARS = 2 * 1024;
 
-let loaded: Promise<RuleSet> | undefined;
+/** The rule set, built at the first scan. */
+const loadRuleSet = loadOnce(async (): Promise<RuleSet> => (await import('./ruleSet.js')).loadRules());
 
 /** The process's scans kept by digest (scanCache.ts). */
 const scans = createScanCache<SecretFinding>();
@@ -78,12 +80,7 @@ export function slicesOf(text: string): Array<[number, number]> {
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function lint(text: string, filePath: string): Promise<SecretFinding[]> {
-  const rules = await (loaded ??= import('./ruleSet.js')
-    .then(({ loadRules }) => loadRules())
-    .catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
+  const rules = await loadRuleSet();
   const findings = rules.whole(text);
   const slices = slicesOf(text);
   for (const [index, [from, to]] of slices.entries()) {

@@ -6,28 +6,21 @@
 import type * as RateLimiterFlexible from 'rate-limiter-flexible';
 
 import type { LimitOutcome, PointLimiter } from './store.js';
+import { loadOnce } from '../../loadOnce.js';
 import { StoreUnavailableError } from './storeUnavailableError.js';
 
 export type RateLimiterLibrary = typeof RateLimiterFlexible;
-
-let library: Promise<RateLimiterLibrary> | undefined;
 
 /**
  * The library, imported once (a failed import is tried again by the next use). It is CommonJS: Node lends its exports
  * names, a bundle (the CLI's) may give only `default`.
  */
-function loadLibrary(): Promise<RateLimiterLibrary> {
-  return (library ??= import('rate-limiter-flexible').then(
-    (loaded) =>
-      typeof loaded.RateLimiterMemory === 'function'
-        ? loaded
-        : (loaded as unknown as { default: RateLimiterLibrary }).default,
-    (error: unknown) => {
-      library = undefined;
-      throw error;
-    },
-  ));
-}
+const loadLibrary = loadOnce(async (): Promise<RateLimiterLibrary> => {
+  const loaded = await import('rate-limiter-flexible');
+  return typeof loaded.RateLimiterMemory === 'function'
+    ? loaded
+    : (loaded as unknown as { default: RateLimiterLibrary }).default;
+});
 
 export function wrapRateLimiter(
   create: (library: RateLimiterLibrary) => RateLimiterFlexible.RateLimiterAbstract,

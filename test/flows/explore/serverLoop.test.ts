@@ -9,8 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { SealedFlow } from '../../../src/flows/engine.js';
-import { runSummarizeRepo } from '../../../src/app/summarizeRepoRun.js';
-import type { SummarizeRepoToolOptions } from '../../../src/flows/summarizeRepo/run.js';
+import { runSummarizeRepo, type SummarizeRepoOptions } from '../../../src/app/summarizeRepoRun.js';
 import { summarizeRepoInput } from '../../../src/flows/summarizeRepo/schema.js';
 import type { ToolContext } from '../../../src/flows/tool.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -45,7 +44,7 @@ function planOf(model: CompletionModel): ModelPlan {
   return { spec: 'test', sourceFor: () => ({ kind: 'server', model }) };
 }
 
-function optionsOf(models: ModelPlan, root = repo.root): SummarizeRepoToolOptions {
+function optionsOf(models: ModelPlan, root = repo.root): SummarizeRepoOptions {
   return {
     root,
     codec: createStateCodec<SealedFlow<unknown>>({ keyRing: createEphemeralKeyRing() }),

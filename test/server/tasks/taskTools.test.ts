@@ -125,32 +125,27 @@ describe('tasks of any tool', () => {
     await server.close();
   });
 
-  it('cancels a running task cooperatively: the signal fires and the task ends cancelled', async () => {
-    const log: string[] = [];
-    const server = front(waitingTool(log, new Promise(() => undefined)));
-    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
-    await until(async () => log.includes('started'));
-    expect((await rpc(server.http, 'tasks/cancel', { taskId }))['result']).toMatchObject({ resultType: 'complete' });
-    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'cancelled');
-    expect(log).toEqual(['started', 'aborted']);
-    const cancelled = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
-    expect(cancelled.result).toBeUndefined();
-    await server.close();
-  });
-
-  it('a tool that throws its AbortError when cancelled ends cancelled, and no internal error is logged', async () => {
-    const log: string[] = [];
-    const lines: string[] = [];
-    const logger: Logger = { info: (line) => lines.push(line), warn: (line) => lines.push(line) };
-    const server = front(waitingTool(log, new Promise(() => undefined), true), logger);
-    const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
-    await until(async () => log.includes('started'));
-    await rpc(server.http, 'tasks/cancel', { taskId });
-    await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'cancelled');
-    expect(log).toEqual(['started', 'aborted']);
-    expect(lines.filter((line) => line.includes('internal error'))).toEqual([]);
-    await server.close();
-  });
+  it.each([
+    ['returns when its signal fires', false],
+    ['throws its AbortError', true],
+  ])(
+    'cancels a running task cooperatively (a tool that %s): it ends cancelled, no internal error logged',
+    async (_, throws) => {
+      const log: string[] = [];
+      const lines: string[] = [];
+      const logger: Logger = { info: (line) => lines.push(line), warn: (line) => lines.push(line) };
+      const server = front(waitingTool(log, new Promise(() => undefined), throws), logger);
+      const { taskId } = (await rpc(server.http, 'tools/call', { name: 'long_work', arguments: {} }))['result'];
+      await until(async () => log.includes('started'));
+      expect((await rpc(server.http, 'tasks/cancel', { taskId }))['result']).toMatchObject({ resultType: 'complete' });
+      await until(async () => (await rpc(server.http, 'tasks/get', { taskId }))['result'].status === 'cancelled');
+      expect(log).toEqual(['started', 'aborted']);
+      const cancelled = (await rpc(server.http, 'tasks/get', { taskId }))['result'];
+      expect(cancelled.result).toBeUndefined();
+      expect(lines.filter((line) => line.includes('internal error'))).toEqual([]);
+      await server.close();
+    },
+  );
 
   it('keeps a task waiting until every question of its round is answered, listing only the unanswered ones', async () => {
     const ask = (message: string) =>
